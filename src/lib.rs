@@ -1,0 +1,22 @@
+//! # dicechess
+//!
+//! A data-oriented Dice Chess engine: exact rules ([`rules`]), one-row positions
+//! ([`board`]) and the vocabulary crate [`dicechess_kernels`] beneath them.
+//!
+//! ```
+//! use dicechess::board::Position;
+//! use dicechess::rules::legal_paths;
+//!
+//! let pos = Position::from_dfen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 PNB")?;
+//! let paths = legal_paths(&pos);
+//! assert!(paths.len() > 0);
+//! // Every path spends all three dice: a pawn, a knight and a bishop move.
+//! assert!(paths.iter().all(|p| p.cost() == 3));
+//! # Ok::<(), dicechess::board::DfenError>(())
+//! ```
+#![warn(missing_docs)]
+
+pub mod board;
+pub mod rules;
+
+pub use dicechess_kernels as kernels;

@@ -1,0 +1,198 @@
+//! Copy-make: playing a micro-move and ending the turn (rules.md §2, §4).
+
+use super::{generate, MicroMove, MoveKind};
+use crate::board::{Castling, Dice, Position};
+use dicechess_kernels::{Bitboard, Color, PieceType, Square};
+
+/// Why [`Position::play`] refused a micro-move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The pool holds no die of the moving piece's type (castling: no King and Rook pair).
+    #[error("the dice pool {pool:?} cannot pay for {uci}")]
+    DieNotInPool {
+        /// The move in UCI.
+        uci: String,
+        /// The pool's letters.
+        pool: String,
+    },
+    /// Not a pseudo-legal move of the side to move (rules.md §4).
+    #[error("{uci} is not a move of the side to move in this position")]
+    NotAMove {
+        /// The move in UCI.
+        uci: String,
+    },
+}
+
+/// The right that a rook corner square guards (a1 → Q, h1 → K, a8 → q, h8 → k).
+#[inline]
+fn corner_right(sq: Square) -> u8 {
+    match sq.to_u8() {
+        0 => Castling::WHITE_QUEEN,
+        7 => Castling::WHITE_KING,
+        56 => Castling::BLACK_QUEEN,
+        63 => Castling::BLACK_KING,
+        _ => 0,
+    }
+}
+
+#[inline]
+fn color_rights(c: Color) -> u8 {
+    match c {
+        Color::White => Castling::WHITE_KING | Castling::WHITE_QUEEN,
+        Color::Black => Castling::BLACK_KING | Castling::BLACK_QUEEN,
+    }
+}
+
+/// The square one rank behind `sq` from `color`'s point of view (towards its own side).
+#[inline]
+fn behind(color: Color, sq: Square) -> Square {
+    match color {
+        Color::White => Square::from_index_masked(sq.to_u8().wrapping_sub(8) as u32),
+        Color::Black => Square::from_index_masked(sq.to_u8() as u32 + 8),
+    }
+}
+
+impl Position {
+    /// Play a micro-move without checking it (copy-make): the piece moves, captures, e.p. and
+    /// castling bookkeeping, the half-move clock and the dice pool follow rules.md §2 and §4;
+    /// the side to move does not change. `m` must come from the generator for this position
+    /// (see [`Position::play`] for the checked twin); anything else gives an unspecified but
+    /// memory-safe position.
+    pub fn play_unchecked(&self, m: MicroMove) -> Position {
+        let mut p = *self;
+        let us = self.side_to_move();
+        let them = us.opponent();
+        let mut rights = self.castling;
+        let mut ep = self.ep;
+        let mut capture = false;
+
+        // The captured piece (never on a castling destination, which must be empty).
+        if m.kind == MoveKind::EnPassant {
+            capture = true;
+            ep &= !(1u64 << m.to.index());
+            let victim = behind(us, m.to);
+            if p.piece_bb(them, PieceType::Pawn).contains(victim) {
+                p.remove(them, PieceType::Pawn, victim);
+            }
+        } else if p.color(them).contains(m.to) {
+            if let Some(victim) = p.type_at(m.to) {
+                capture = true;
+                p.remove(them, victim, m.to);
+                match victim {
+                    PieceType::Rook => rights &= !corner_right(m.to),
+                    PieceType::King => rights &= !color_rights(them),
+                    PieceType::Pawn => ep &= !(1u64 << behind(them, m.to).index()),
+                    _ => {}
+                }
+            }
+        }
+
+        // The mover.
+        let landed = match m.kind {
+            MoveKind::Promotion(t) => t,
+            _ => m.piece,
+        };
+        p.remove(us, m.piece, m.from);
+        p.put(us, landed, m.to);
+
+        match m.piece {
+            PieceType::Pawn => {
+                if m.kind == MoveKind::DoublePush {
+                    ep |= 1u64 << behind(us, m.to).index();
+                } else {
+                    ep &= !(1u64 << behind(us, m.from).index());
+                }
+            }
+            PieceType::King => {
+                rights &= !color_rights(us);
+                if m.kind == MoveKind::Castle {
+                    let base = m.from.to_u8() & 56;
+                    let (rook_from, rook_to) = if m.to.file() == 6 {
+                        (base + 7, base + 5)
+                    } else {
+                        (base, base + 3)
+                    };
+                    p.remove(
+                        us,
+                        PieceType::Rook,
+                        Square::from_index_masked(rook_from as u32),
+                    );
+                    p.put(
+                        us,
+                        PieceType::Rook,
+                        Square::from_index_masked(rook_to as u32),
+                    );
+                }
+            }
+            PieceType::Rook => {
+                let own_corner = match us {
+                    Color::White => m.from.to_u8() == 0 || m.from.to_u8() == 7,
+                    Color::Black => m.from.to_u8() == 56 || m.from.to_u8() == 63,
+                };
+                if own_corner {
+                    rights &= !corner_right(m.from);
+                }
+            }
+            _ => {}
+        }
+
+        p.halfmove = if m.piece == PieceType::Pawn || capture {
+            0
+        } else {
+            self.halfmove.saturating_add(1).min(127)
+        };
+        p.set_ep(ep);
+        p.set_castling(rights);
+        let mut dice = self.dice().without(m.piece.face());
+        if m.kind == MoveKind::Castle {
+            dice = dice.without(PieceType::Rook.face());
+        }
+        p.with_dice(dice)
+    }
+
+    /// Play a micro-move after checking that it is a pseudo-legal move of the side to move
+    /// (rules.md §4) that the dice pool can pay for. This does **not** apply the maximum
+    /// dice rule, which is a property of whole turns: validate turns with
+    /// [`crate::rules::legal_paths`] or [`crate::rules::TurnTree`].
+    pub fn play(&self, m: MicroMove) -> Result<Position, MoveError> {
+        let dice = self.dice();
+        let payable = dice.contains(m.piece.face())
+            && (m.kind != MoveKind::Castle || dice.contains(PieceType::Rook.face()));
+        if !payable {
+            return Err(MoveError::DieNotInPool {
+                uci: m.uci(),
+                pool: dice.letters(self.side_to_move() == Color::White),
+            });
+        }
+        let list = generate(self, m.piece.mask_bit(), m.kind == MoveKind::Castle);
+        let mut found = false;
+        list.for_each(self, |g| found |= g == m);
+        if !found {
+            return Err(MoveError::NotAMove { uci: m.uci() });
+        }
+        Ok(self.play_unchecked(m))
+    }
+
+    /// End the turn (rules.md §2.4): drop the e.p. targets the next mover created in its own
+    /// previous turn (rank 3 if White moves next, rank 6 if Black), flip the side to move,
+    /// clear the dice and count the full move after Black. Also the whole of a pass.
+    pub fn end_turn(&self) -> Position {
+        let mut p = *self;
+        let next = self.side_to_move().opponent();
+        let stale_rank = if next == Color::White { 2 } else { 5 };
+        p.set_ep(self.ep & !Bitboard::rank(stale_rank).0);
+        p.set_side(next);
+        if next == Color::White {
+            p.fullmove = p.fullmove.saturating_add(1).min(2_147_483_647);
+        }
+        p.with_dice(Dice::EMPTY)
+    }
+
+    /// Whether `m` would capture a king of the opponent (the game-ending micro-move).
+    #[inline]
+    pub fn captures_king(&self, m: MicroMove) -> bool {
+        self.piece_bb(self.side_to_move().opponent(), PieceType::King)
+            .contains(m.to)
+            && m.kind != MoveKind::Castle
+    }
+}

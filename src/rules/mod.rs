@@ -1,0 +1,27 @@
+//! The rules: moves per die, copy-make, turn paths under the maximum dice rule, rolls,
+//! playable dice and single-die perft (rules.md §2–§6).
+
+mod make;
+mod micro_move;
+mod movegen;
+mod perft;
+mod playable;
+mod rolls;
+mod tree;
+mod turn;
+mod uci;
+mod validate;
+
+pub use make::MoveError;
+pub use micro_move::{MicroMove, MoveKind};
+pub use movegen::{
+    generate, generate_into, MoveList, PieceMoves, CASTLE_KING_SIDE, CASTLE_QUEEN_SIDE,
+    MOVE_LIST_CAPACITY,
+};
+pub use perft::perft_single_die;
+pub use playable::playable_dice;
+pub use rolls::{WeightedRoll, ROLLS, ROLL_DENOMINATOR};
+pub use tree::TurnTree;
+pub use turn::{has_payable_move, legal_first_moves, legal_paths, TurnGenerator, TurnPath};
+pub use uci::{parse_uci, parse_uci_path, UciError};
+pub use validate::{play_turn, TurnError};

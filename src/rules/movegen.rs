@@ -1,0 +1,318 @@
+//! Pseudo-legal moves of the piece types in a mask, emitted set-wise (rules.md §4).
+//!
+//! The generator answers exactly the die-face query: "moves of these types" → one
+//! [`PieceMoves`] entry per piece (type, origin, destination set) in a fixed-capacity
+//! [`MoveList`]; entries are ordered by type (die-face order) then origin square, and
+//! [`MoveList::for_each`] expands them into [`MicroMove`]s in the order of rules.md §4.
+//! There is no check in Dice Chess, so pseudo-legal moves are the moves.
+
+use super::{MicroMove, MoveKind};
+use crate::board::{Castling, Position};
+use dicechess_kernels::{
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
+    Bitboard, Color, PieceType, Square,
+};
+use std::ops::ControlFlow;
+
+/// Castling flag of a king entry: king side (king e→g).
+pub const CASTLE_KING_SIDE: u8 = 1;
+/// Castling flag of a king entry: queen side (king e→c).
+pub const CASTLE_QUEEN_SIDE: u8 = 2;
+
+/// The moves of one piece: its type, origin and destination set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceMoves {
+    /// The piece's type.
+    pub piece: PieceType,
+    /// Where it stands.
+    pub from: Square,
+    /// Where it can go (pawns: pushes, double push, captures and e.p. targets; kings: plain
+    /// king moves only — castling is in `castles`).
+    pub to: Bitboard,
+    /// For a king on its home square: [`CASTLE_KING_SIDE`] | [`CASTLE_QUEEN_SIDE`].
+    pub castles: u8,
+}
+
+/// Capacity of a [`MoveList`]: one entry per own piece, and there are at most 64 pieces.
+pub const MOVE_LIST_CAPACITY: usize = 64;
+
+/// A fixed-capacity list of [`PieceMoves`]; no heap.
+#[derive(Clone, Debug)]
+pub struct MoveList {
+    len: usize,
+    items: [PieceMoves; MOVE_LIST_CAPACITY],
+}
+
+const EMPTY_ENTRY: PieceMoves = PieceMoves {
+    piece: PieceType::Pawn,
+    from: Square::A1,
+    to: Bitboard::EMPTY,
+    castles: 0,
+};
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList {
+            len: 0,
+            items: [EMPTY_ENTRY; MOVE_LIST_CAPACITY],
+        }
+    }
+}
+
+impl MoveList {
+    /// The entries, in generation order.
+    #[inline]
+    pub fn entries(&self) -> &[PieceMoves] {
+        &self.items[..self.len]
+    }
+
+    /// Whether no piece has a move.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    fn push(&mut self, e: PieceMoves) {
+        // At most one entry per own piece, and a board holds at most 64 pieces.
+        debug_assert!(self.len < MOVE_LIST_CAPACITY);
+        if self.len < MOVE_LIST_CAPACITY {
+            self.items[self.len] = e;
+            self.len += 1;
+        }
+    }
+
+    /// Number of micro-moves the entries expand to (each promotion counts 4, each castling 1,
+    /// a pawn capturing a king on the last rank 1).
+    pub fn count(&self, pos: &Position) -> usize {
+        let us = pos.side_to_move();
+        let last = Bitboard::rank(us.promotion_rank());
+        let their_kings = pos.piece_bb(us.opponent(), PieceType::King);
+        let mut n = 0usize;
+        for e in self.entries() {
+            n += e.to.count() as usize + e.castles.count_ones() as usize;
+            if e.piece == PieceType::Pawn {
+                n += 3 * (e.to & last & !their_kings).count() as usize;
+            }
+        }
+        n
+    }
+
+    /// Expand into micro-moves in rules.md §4 order, stopping when `f` breaks.
+    #[inline]
+    pub fn try_for_each<B>(
+        &self,
+        pos: &Position,
+        mut f: impl FnMut(MicroMove) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        for e in self.entries() {
+            if e.piece == PieceType::Pawn {
+                pawn_moves(pos, e, &mut f)?;
+            } else {
+                for to in e.to {
+                    f(MicroMove {
+                        piece: e.piece,
+                        from: e.from,
+                        to,
+                        kind: MoveKind::Normal,
+                    })?;
+                }
+            }
+        }
+        // Castling comes after every plain king move (rules.md §4: "kings: king moves, then
+        // king-side, then queen-side castling"); kings are the last type, so this is the end.
+        if let Some(e) = self.entries().iter().rev().find(|e| e.castles != 0) {
+            castle_moves(e, &mut f)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Expand into micro-moves in rules.md §4 order.
+    #[inline]
+    pub fn for_each(&self, pos: &Position, mut f: impl FnMut(MicroMove)) {
+        let _ = self.try_for_each::<()>(pos, |m| {
+            f(m);
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// The expanded micro-moves as a vector (convenience; the hot paths use `for_each`).
+    pub fn to_vec(&self, pos: &Position) -> Vec<MicroMove> {
+        let mut v = Vec::with_capacity(self.count(pos));
+        self.for_each(pos, |m| v.push(m));
+        v
+    }
+}
+
+fn castle_moves<B>(
+    e: &PieceMoves,
+    f: &mut impl FnMut(MicroMove) -> ControlFlow<B>,
+) -> ControlFlow<B> {
+    let rank_base = e.from.to_u8() & 56;
+    for (flag, file) in [(CASTLE_KING_SIDE, 6u8), (CASTLE_QUEEN_SIDE, 2u8)] {
+        if e.castles & flag != 0 {
+            f(MicroMove {
+                piece: PieceType::King,
+                from: e.from,
+                to: Square::from_index_masked((rank_base + file) as u32),
+                kind: MoveKind::Castle,
+            })?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// One pawn's moves in rules.md §4 order: push (or its four promotions), double push,
+/// capture towards h, capture towards a, then e.p. captures (towards h first).
+fn pawn_moves<B>(
+    pos: &Position,
+    e: &PieceMoves,
+    f: &mut impl FnMut(MicroMove) -> ControlFlow<B>,
+) -> ControlFlow<B> {
+    let us = pos.side_to_move();
+    let from = e.from.to_u8() as i32;
+    let fwd: i32 = if us == Color::White { 8 } else { -8 };
+    let occupied = pos.occupied();
+    let their_kings = pos.piece_bb(us.opponent(), PieceType::King);
+    let last_rank = us.promotion_rank();
+    let in_set =
+        |i: i32| (0..64).contains(&i) && e.to.contains(Square::from_index_masked(i as u32));
+    let mv = |to: i32, kind| MicroMove {
+        piece: PieceType::Pawn,
+        from: e.from,
+        to: Square::from_index_masked(to as u32),
+        kind,
+    };
+    // A push or capture: four promotions on the last rank, unless it captures a king there.
+    let advance = |to: i32, f: &mut dyn FnMut(MicroMove) -> ControlFlow<B>| {
+        let sq = Square::from_index_masked(to as u32);
+        if sq.rank() == last_rank && !their_kings.contains(sq) {
+            for p in PieceType::PROMOTIONS {
+                f(mv(to, MoveKind::Promotion(p)))?;
+            }
+            ControlFlow::Continue(())
+        } else {
+            f(mv(to, MoveKind::Normal))
+        }
+    };
+    let push = from + fwd;
+    if in_set(push) {
+        advance(push, f)?;
+    }
+    let file = e.from.file();
+    let diagonals = [(file < 7, from + fwd + 1), (file > 0, from + fwd - 1)];
+    let occupied_at = |i: i32| occupied.contains(Square::from_index_masked(i as u32));
+    if in_set(push) && in_set(push + fwd) {
+        f(mv(push + fwd, MoveKind::DoublePush))?;
+    }
+    for (on_board, t) in diagonals {
+        if on_board && in_set(t) && occupied_at(t) {
+            advance(t, f)?;
+        }
+    }
+    for (on_board, t) in diagonals {
+        if on_board && in_set(t) && !occupied_at(t) {
+            f(mv(t, MoveKind::EnPassant))?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// Pseudo-legal moves of the side to move for the piece types in `type_mask` (bit
+/// `face − 1`). `castling` adds castling flags to a king on its home square when the right
+/// is held, the own rook stands in the corner and the squares between are empty (attacked
+/// squares do not matter); the turn generator passes "a Rook die is in the pool".
+pub fn generate(pos: &Position, type_mask: u8, castling: bool) -> MoveList {
+    let mut list = MoveList::default();
+    generate_into(pos, type_mask, castling, &mut list);
+    list
+}
+
+/// [`generate`] into a caller's list (cleared first).
+pub fn generate_into(pos: &Position, type_mask: u8, castling: bool, list: &mut MoveList) {
+    list.len = 0;
+    let us = pos.side_to_move();
+    let own = pos.color(us);
+    let them = pos.color(us.opponent());
+    let occ = own | them;
+    for piece in PieceType::ALL {
+        if type_mask & piece.mask_bit() == 0 {
+            continue;
+        }
+        for from in pos.piece_bb(us, piece) {
+            let (to, castles) = match piece {
+                PieceType::Pawn => (pawn_targets(pos, us, from, occ, them), 0),
+                PieceType::Knight => (knight_attacks(from) & !own, 0),
+                PieceType::Bishop => (bishop_attacks(from, occ) & !own, 0),
+                PieceType::Rook => (rook_attacks(from, occ) & !own, 0),
+                PieceType::Queen => (queen_attacks(from, occ) & !own, 0),
+                PieceType::King => {
+                    let c = if castling {
+                        castle_flags(pos, us, from, occ)
+                    } else {
+                        0
+                    };
+                    (king_attacks(from) & !own, c)
+                }
+            };
+            if to.any() || castles != 0 {
+                list.push(PieceMoves {
+                    piece,
+                    from,
+                    to,
+                    castles,
+                });
+            }
+        }
+    }
+}
+
+#[inline]
+fn pawn_targets(
+    pos: &Position,
+    us: Color,
+    from: Square,
+    occ: Bitboard,
+    them: Bitboard,
+) -> Bitboard {
+    let b = Bitboard::from_square(from);
+    let (push, start, ep_rank) = match us {
+        Color::White => (b.north() & !occ, 1, 5),
+        Color::Black => (b.south() & !occ, 6, 2),
+    };
+    let mut to = push;
+    if from.rank() == start && push.any() {
+        to |= match us {
+            Color::White => push.north(),
+            Color::Black => push.south(),
+        } & !occ;
+    }
+    let diag = pawn_attacks(us, from);
+    let ep = pos.ep_targets() & Bitboard::rank(ep_rank) & !occ;
+    to | (diag & (them | ep))
+}
+
+#[inline]
+fn castle_flags(pos: &Position, us: Color, from: Square, occ: Bitboard) -> u8 {
+    let base = us.back_rank() * 8;
+    if from.to_u8() != base + 4 {
+        return 0;
+    }
+    let rights = pos.castling();
+    let (k_bit, q_bit) = match us {
+        Color::White => (Castling::WHITE_KING, Castling::WHITE_QUEEN),
+        Color::Black => (Castling::BLACK_KING, Castling::BLACK_QUEEN),
+    };
+    let rooks = pos.piece_bb(us, PieceType::Rook);
+    let mut flags = 0;
+    if rights.has(k_bit)
+        && rooks.0 & (1u64 << (base + 7)) != 0
+        && occ.0 & (0b11u64 << (base + 5)) == 0
+    {
+        flags |= CASTLE_KING_SIDE;
+    }
+    if rights.has(q_bit) && rooks.0 & (1u64 << base) != 0 && occ.0 & (0b111u64 << (base + 1)) == 0 {
+        flags |= CASTLE_QUEEN_SIDE;
+    }
+    flags
+}

@@ -1,0 +1,56 @@
+//! The turn tree: legal paths as a prefix tree keyed by micro-move.
+
+use super::{legal_paths, MicroMove};
+use crate::board::Position;
+
+/// A prefix tree of the legal turn paths: each node's children are the micro-moves that keep
+/// the prefix on some legal path, in path order; a leaf ends a legal turn. (No legal path is
+/// a prefix of another, so a node with children never ends a turn.)
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TurnTree {
+    /// `(micro-move, subtree)` in first-appearance order.
+    pub children: Vec<(MicroMove, TurnTree)>,
+}
+
+impl TurnTree {
+    /// The tree of `pos`'s legal paths; empty for a pass.
+    pub fn new(pos: &Position) -> TurnTree {
+        let mut root = TurnTree::default();
+        for path in legal_paths(pos) {
+            let mut node = &mut root;
+            for &m in path.moves() {
+                let i = match node.children.iter().position(|(c, _)| *c == m) {
+                    Some(i) => i,
+                    None => {
+                        node.children.push((m, TurnTree::default()));
+                        node.children.len() - 1
+                    }
+                };
+                node = &mut node.children[i].1;
+            }
+        }
+        root
+    }
+
+    /// The subtree after `prefix`, if the prefix starts some legal path.
+    pub fn follow(&self, prefix: &[MicroMove]) -> Option<&TurnTree> {
+        prefix.iter().try_fold(self, |node, m| {
+            node.children.iter().find(|(c, _)| c == m).map(|(_, t)| t)
+        })
+    }
+
+    /// Whether this node ends a legal turn (a leaf).
+    pub fn is_leaf(&self) -> bool {
+        self.children.is_empty()
+    }
+
+    /// The tree as JSON keyed by UCI; a leaf is `{}` (the webhook protocol's `legalMoves`).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::Value::Object(
+            self.children
+                .iter()
+                .map(|(m, t)| (m.uci(), t.to_json()))
+                .collect(),
+        )
+    }
+}
