@@ -1,0 +1,94 @@
+//! Subcommands, one file each; this file holds the argument types and the error contract.
+
+mod moves;
+mod perft;
+mod playable;
+mod turns;
+
+use clap::{Parser, Subcommand};
+use dicechess::board::{DfenError, Position};
+use std::io::Write;
+
+/// Dice Chess engine: exact rules, turn enumeration and analysis.
+#[derive(Parser, Debug)]
+#[command(name = "dicechess", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print every legal turn path of a rolled position, one per line (UCI, comma-joined).
+    Turns(turns::Args),
+    /// Print the legal first micro-moves of a rolled position, one per line.
+    Moves(moves::Args),
+    /// Print the dice still playable after a played prefix of the turn.
+    Playable(playable::Args),
+    /// Single-die perft: count pseudo-legal micro-moves of one die type to a depth.
+    Perft(perft::Args),
+}
+
+/// A failure with its exit status: 2 for bad input (DFEN, moves, arguments), 1 otherwise.
+#[derive(Debug)]
+pub enum CliError {
+    /// The user's input is wrong (exit status 2).
+    Input(String),
+    /// Something else failed, e.g. writing the output (exit status 1).
+    Other(anyhow::Error),
+}
+
+impl CliError {
+    /// The one-line message.
+    pub fn message(&self) -> String {
+        match self {
+            CliError::Input(m) => m.clone(),
+            CliError::Other(e) => format!("{e:#}"),
+        }
+    }
+
+    /// The process exit status.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Input(_) => 2,
+            CliError::Other(_) => 1,
+        }
+    }
+}
+
+impl From<DfenError> for CliError {
+    fn from(e: DfenError) -> Self {
+        CliError::Input(format!("bad DFEN: {e}"))
+    }
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(e: std::io::Error) -> Self {
+        CliError::Other(anyhow::Error::new(e).context("writing the output"))
+    }
+}
+
+/// Parse a DFEN that must carry a rolled dice pool (field 7).
+fn rolled_position(dfen: &str) -> Result<Position, CliError> {
+    let pos = Position::from_dfen(dfen)?;
+    if pos.dice().is_empty() {
+        return Err(CliError::Input(format!(
+            "bad DFEN: dice: this command needs the rolled dice as field 7 (e.g. \"{} PNB\"), \
+             found none in {dfen:?}",
+            pos.to_dfen()
+        )));
+    }
+    Ok(pos)
+}
+
+/// Run one parsed command, writing its result to `out`.
+pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
+    match cli.command {
+        Command::Turns(a) => turns::run(a, out)?,
+        Command::Moves(a) => moves::run(a, out)?,
+        Command::Playable(a) => playable::run(a, out)?,
+        Command::Perft(a) => perft::run(a, out)?,
+    }
+    out.flush()?;
+    Ok(())
+}

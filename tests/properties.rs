@@ -1,0 +1,282 @@
+//! Properties of the rules on positions reached by random play from varied starts and on
+//! random placements, checked against the slow square-by-square reference in
+//! `tests/reference`.
+
+mod reference;
+
+use dicechess::board::{Dice, Position};
+use dicechess::rules::{generate, legal_first_moves, legal_paths, playable_dice, TurnTree, ROLLS};
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+const STARTS: [&str; 7] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+    "k7/4P3/8/8/8/8/8/4K3 w - - 0 1",
+    "rnbqkbnr/1p1p1ppp/8/pPpPp3/P3P3/2N2Q1N/2P2PPP/1RB1KB1R w Kkq a6c6e6 0 1",
+    "r3k2r/1P4P1/8/2pP4/8/8/1p4p1/R3K2R b KQkq c3 0 1",
+];
+
+/// A tiny deterministic generator for the random play (proptest supplies the seed).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn roll(rng: &mut Rng) -> Dice {
+    let r = ROLLS[rng.below(56)];
+    // Mostly full rolls; sometimes a partly spent pool, as in the middle of a turn.
+    let n = [3, 3, 3, 2, 1][rng.below(5)];
+    Dice::from_faces(&r.faces[..n]).expect("faces 1..=6")
+}
+
+/// A rolled position reached by `turns` random turns from a start position.
+fn played(start: usize, seed: u64, turns: usize) -> Position {
+    let mut rng = Rng(seed | 1);
+    let mut pos = Position::from_dfen(STARTS[start]).expect("valid start");
+    for _ in 0..turns {
+        let rolled = pos.with_dice(roll(&mut rng));
+        let paths = legal_paths(&rolled);
+        pos = if paths.is_empty() {
+            rolled.end_turn()
+        } else {
+            paths[rng.below(paths.len())].end_position(&rolled)
+        };
+    }
+    pos.with_dice(roll(&mut rng))
+}
+
+/// A random placement: any pieces anywhere, random rights, e.p. targets and side.
+fn placed(seed: u64) -> Position {
+    let mut rng = Rng(seed | 1);
+    let mut board = ['.'; 64];
+    let pieces = 2 + rng.below(14);
+    for i in 0..pieces {
+        let letters = b"PNBRQKpnbrqk";
+        let c = if i == 0 {
+            'K'
+        } else if i == 1 {
+            'k'
+        } else {
+            letters[rng.below(12)] as char
+        };
+        board[rng.below(64)] = c;
+    }
+    let mut placement = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                '.' => empty += 1,
+                c => {
+                    if empty > 0 {
+                        placement.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    placement.push(c);
+                }
+            }
+        }
+        if empty > 0 {
+            placement.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            placement.push('/');
+        }
+    }
+    let side = if rng.below(2) == 0 { "w" } else { "b" };
+    let castling: String = "KQkq".chars().filter(|_| rng.below(2) == 0).collect();
+    let castling = if castling.is_empty() {
+        "-".to_string()
+    } else {
+        castling
+    };
+    let mut ep = String::new();
+    for file in b"abcdefgh" {
+        for rank in ['3', '6'] {
+            if rng.below(6) == 0 {
+                ep.push(*file as char);
+                ep.push(rank);
+            }
+        }
+    }
+    if ep.is_empty() {
+        ep.push('-');
+    }
+    let dfen = format!("{placement} {side} {castling} {ep} {} 1", rng.below(128));
+    Position::from_dfen(&dfen)
+        .expect("generated DFEN is valid")
+        .with_dice(roll(&mut rng))
+}
+
+fn any_position() -> impl Strategy<Value = Position> {
+    prop_oneof![
+        3 => (0..STARTS.len(), any::<u64>(), 0usize..14).prop_map(|(s, seed, t)| played(s, seed, t)),
+        1 => any::<u64>().prop_map(placed),
+    ]
+}
+
+fn mirror_uci(uci: &str) -> String {
+    let b = uci.as_bytes();
+    let flip = |r: u8| (b'1' + b'8' - r) as char;
+    let mut s = format!(
+        "{}{}{}{}",
+        b[0] as char,
+        flip(b[1]),
+        b[2] as char,
+        flip(b[3])
+    );
+    if let Some(&p) = b.get(4) {
+        s.push(p as char);
+    }
+    s
+}
+
+fn uci_paths(pos: &Position) -> Vec<Vec<String>> {
+    legal_paths(pos)
+        .iter()
+        .map(|p| p.moves().iter().map(|m| m.uci()).collect())
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn dfen_write_read_round_trip(pos in any_position()) {
+        let text = pos.to_dfen();
+        let back = Position::from_dfen(&text).expect("own output parses");
+        prop_assert_eq!(back, pos);
+        prop_assert_eq!(back.to_dfen(), text.clone());
+        prop_assert_eq!(reference::write(&reference::parse(&text)), text);
+    }
+
+    #[test]
+    fn incremental_zobrist_equals_recomputation(pos in any_position()) {
+        prop_assert_eq!(pos.key(), pos.compute_key());
+        prop_assert_eq!(pos.key(), reference::zobrist(&pos.to_dfen()));
+        for path in legal_paths(&pos) {
+            let mut p = pos;
+            for &m in path.moves() {
+                p = p.play_unchecked(m);
+                prop_assert_eq!(p.key(), p.compute_key(), "after {} in {}", m, pos);
+            }
+            let end = p.end_turn();
+            prop_assert_eq!(end.key(), end.compute_key());
+        }
+        let pass = pos.end_turn();
+        prop_assert_eq!(pass.key(), pass.compute_key());
+    }
+
+    #[test]
+    fn colour_flip_is_an_involution_and_maps_paths(pos in any_position()) {
+        let flipped = pos.flip_colors();
+        prop_assert_eq!(flipped.flip_colors(), pos);
+        prop_assert_eq!(flipped.to_dfen(), reference::flip(&pos.to_dfen()));
+        let mirrored: BTreeSet<Vec<String>> = uci_paths(&pos)
+            .iter()
+            .map(|p| p.iter().map(|m| mirror_uci(m)).collect())
+            .collect();
+        let of_flip: BTreeSet<Vec<String>> = uci_paths(&flipped).into_iter().collect();
+        prop_assert_eq!(mirrored, of_flip);
+    }
+
+    #[test]
+    fn paths_are_complete_maximal_and_prefix_free(pos in any_position()) {
+        let paths = legal_paths(&pos);
+        let max = paths.iter().map(|p| p.cost()).max().unwrap_or(0);
+        for (i, a) in paths.iter().enumerate() {
+            prop_assert!(!a.moves().is_empty() && a.moves().len() <= 3);
+            let mut p = pos;
+            for (k, &m) in a.moves().iter().enumerate() {
+                let king = p.captures_king(m);
+                // Only the last micro-move may capture a king.
+                prop_assert_eq!(king, k + 1 == a.moves().len() && a.captures_king());
+                p = p.play(m).expect("every micro-move of a legal path is playable");
+            }
+            if !a.captures_king() {
+                prop_assert_eq!(a.cost(), max, "{} spends less than the maximum", a);
+                let (mask, castle) = (p.dice().type_mask(), p.dice().contains(4) && p.dice().contains(6));
+                prop_assert!(generate(&p, mask, castle).is_empty(), "{} is not complete", a);
+            }
+            for (j, b) in paths.iter().enumerate() {
+                if i != j {
+                    prop_assert!(!b.moves().starts_with(a.moves()), "{} is a prefix of {}", a, b);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn first_moves_are_the_distinct_first_moves_of_the_paths(pos in any_position()) {
+        let mut want = Vec::new();
+        for p in legal_paths(&pos) {
+            if !want.contains(&p.moves()[0]) {
+                want.push(p.moves()[0]);
+            }
+        }
+        prop_assert_eq!(&legal_first_moves(&pos), &want);
+        let tree = TurnTree::new(&pos);
+        let roots: Vec<_> = tree.children.iter().map(|(m, _)| *m).collect();
+        prop_assert_eq!(roots, want);
+    }
+
+    #[test]
+    fn generation_agrees_with_the_slow_reference(pos in any_position()) {
+        let dfen = pos.to_dfen();
+        // Moves of each type, castling under the king, in rules.md §4 order.
+        for face in 1..=6u8 {
+            let list = generate(&pos, 1 << (face - 1), face == 6);
+            let ours: Vec<String> = list.to_vec(&pos).iter().map(|m| m.uci()).collect();
+            prop_assert_eq!(list.count(&pos), ours.len());
+            prop_assert_eq!(ours, reference::pseudo_moves(&dfen, face), "face {} in {}", face, dfen);
+        }
+        // Turn paths in rules.md §5 order, and where they lead.
+        let ours = legal_paths(&pos);
+        let theirs = reference::legal_paths(&dfen);
+        let ours_uci: Vec<Vec<String>> =
+            ours.iter().map(|p| p.moves().iter().map(|m| m.uci()).collect()).collect();
+        prop_assert_eq!(&ours_uci, &theirs, "paths of {}", dfen);
+        for (p, uci) in ours.iter().zip(&theirs).take(40) {
+            prop_assert_eq!(p.end_position(&pos).to_dfen(), reference::end_of_turn(&dfen, uci));
+            let mid = p.moves().iter().fold(pos, |q, &m| q.play_unchecked(m));
+            prop_assert_eq!(mid.to_dfen(), reference::play_micro(&dfen, uci));
+        }
+        prop_assert_eq!(pos.end_turn().to_dfen(), reference::end_of_turn(&dfen, &[]));
+    }
+
+    #[test]
+    fn playable_dice_match_a_brute_force_over_paths(pos in any_position()) {
+        let paths = legal_paths(&pos);
+        for path in paths.iter().take(30) {
+            for k in 0..=path.moves().len() {
+                let prefix = &path.moves()[..k];
+                let after = prefix.iter().fold(pos, |q, &m| q.play_unchecked(m)).dice();
+                let got = playable_dice(&pos, prefix).expect("prefix of a legal path");
+                for face in 1..=6u8 {
+                    // Brute force: the most dice of this face that some completion spends.
+                    let most = paths
+                        .iter()
+                        .filter(|p| p.moves().starts_with(prefix))
+                        .map(|p| {
+                            let end = p.moves().iter().fold(pos, |q, &m| q.play_unchecked(m)).dice();
+                            after.count(face) - end.count(face)
+                        })
+                        .max()
+                        .unwrap_or(0);
+                    prop_assert_eq!(got[face as usize - 1], most);
+                }
+            }
+        }
+    }
+}
