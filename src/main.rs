@@ -11,6 +11,7 @@ fn main() -> ExitCode {
     let mut out = std::io::BufWriter::new(stdout.lock());
     match cli::run(args, &mut out) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(cli::CliError::ReaderGone) => ExitCode::SUCCESS,
         Err(e) => {
             drop(out);
             eprintln!("error: {}", e.message());

@@ -36,6 +36,8 @@ pub enum CliError {
     Input(String),
     /// Something else failed, e.g. writing the output (exit status 1).
     Other(anyhow::Error),
+    /// Standard output was closed by its reader; stop quietly (exit status 0).
+    ReaderGone,
 }
 
 impl CliError {
@@ -44,6 +46,7 @@ impl CliError {
         match self {
             CliError::Input(m) => m.clone(),
             CliError::Other(e) => format!("{e:#}"),
+            CliError::ReaderGone => String::new(),
         }
     }
 
@@ -52,6 +55,7 @@ impl CliError {
         match self {
             CliError::Input(_) => 2,
             CliError::Other(_) => 1,
+            CliError::ReaderGone => 0,
         }
     }
 }
@@ -64,6 +68,10 @@ impl From<DfenError> for CliError {
 
 impl From<std::io::Error> for CliError {
     fn from(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            // The reader went away (`dicechess turns … | head`): not a failure.
+            return CliError::ReaderGone;
+        }
         CliError::Other(anyhow::Error::new(e).context("writing the output"))
     }
 }
