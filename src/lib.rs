@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod probe;
 pub mod rules;
 
 pub use dicechess_kernels as kernels;

@@ -106,6 +106,25 @@ impl Dice {
         }
     }
 
+    /// The pool with one more die showing `face`; `None` if the pool is full or `face` is
+    /// not 1..=6.
+    #[inline]
+    pub const fn plus(self, face: u8) -> Option<Dice> {
+        if face == 0 || face > 6 || self.0[2] != 0 {
+            return None;
+        }
+        let d = self.0;
+        // Insert keeping faces ascending and empty slots last.
+        let out = if d[0] == 0 || face < d[0] {
+            [face, d[0], d[1]]
+        } else if d[1] == 0 || face < d[1] {
+            [d[0], face, d[1]]
+        } else {
+            [d[0], d[1], face]
+        };
+        Some(Dice(out))
+    }
+
     /// Index into the Zobrist dice keys: `a·49 + b·7 + c` over the faces sorted ascending
     /// with empty slots as 0 *first* (so `[N]` is `0·49 + 0·7 + 2`) — the placement that the
     /// ecosystem's keys in `position_keys.json` use. Empty pool = 0.

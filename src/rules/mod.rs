@@ -1,6 +1,7 @@
 //! The rules: moves per die, copy-make, turn paths under the maximum dice rule, rolls,
 //! playable dice and single-die perft (rules.md §2–§6).
 
+mod budget;
 mod make;
 mod micro_move;
 mod movegen;
@@ -12,6 +13,7 @@ mod turn;
 mod uci;
 mod validate;
 
+pub use budget::{Budget, Budgeted, Meter, Unmetered};
 pub use make::MoveError;
 pub use micro_move::{MicroMove, MoveKind};
 pub use movegen::{

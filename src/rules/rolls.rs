@@ -54,7 +54,7 @@ const fn build_rolls() -> [WeightedRoll; 56] {
 
 /// The 56 sorted multisets in lexicographic order ([1,1,1], [1,1,2], …, [6,6,6]), with
 /// weights out of 216.
-pub static ROLLS: [WeightedRoll; 56] = build_rolls();
+pub const ROLLS: [WeightedRoll; 56] = build_rolls();
 
 /// The denominator of every roll probability.
 pub const ROLL_DENOMINATOR: u32 = 216;

@@ -1,5 +1,6 @@
 //! Legal turn paths under the maximum dice rule (rules.md §5).
 
+use super::budget::{Budget, Budgeted, Meter, Unmetered};
 use super::{generate_into, MicroMove, MoveList};
 use crate::board::Position;
 use dicechess_kernels::PieceType;
@@ -87,6 +88,7 @@ pub struct TurnGenerator {
     kings: Vec<TurnPath>,
     others: Vec<TurnPath>,
     lists: [MoveList; 3],
+    best: u8,
 }
 
 impl TurnGenerator {
@@ -99,6 +101,50 @@ impl TurnGenerator {
     /// captures first, then the paths of maximal cost, each in depth-first generation order.
     /// Nothing is appended for a pass.
     pub fn legal_paths_into(&mut self, pos: &Position, out: &mut Vec<TurnPath>) {
+        self.run(pos, &mut Unmetered, false);
+        self.emit(out);
+    }
+
+    /// [`TurnGenerator::legal_paths_into`] under a work budget (one unit per move-generation
+    /// call and per examined micro-move). On exhaustion nothing is appended.
+    pub fn legal_paths_budgeted(
+        &mut self,
+        pos: &Position,
+        budget: &mut Budget,
+        out: &mut Vec<TurnPath>,
+    ) -> Budgeted<()> {
+        let start = budget.used();
+        if self.run(pos, budget, false) {
+            self.emit(out);
+            Budgeted::Complete((), budget.used() - start)
+        } else {
+            Budgeted::Incomplete(budget.used() - start)
+        }
+    }
+
+    /// The first king-capturing legal path in rule order (depth-first generation order),
+    /// stopping as soon as it is found; `None` when no path captures a king.
+    pub fn first_king_capture(&mut self, pos: &Position) -> Option<TurnPath> {
+        self.run(pos, &mut Unmetered, true);
+        self.kings.first().copied()
+    }
+
+    /// [`TurnGenerator::first_king_capture`] under a work budget.
+    pub fn first_king_capture_budgeted(
+        &mut self,
+        pos: &Position,
+        budget: &mut Budget,
+    ) -> Budgeted<Option<TurnPath>> {
+        let start = budget.used();
+        if self.run(pos, budget, true) {
+            Budgeted::Complete(self.kings.first().copied(), budget.used() - start)
+        } else {
+            Budgeted::Incomplete(budget.used() - start)
+        }
+    }
+
+    /// Enumerate; `false` if the meter ran out.
+    fn run<M: Meter>(&mut self, pos: &Position, meter: &mut M, first_king: bool) -> bool {
         self.kings.clear();
         self.others.clear();
         let mut walk = Walk {
@@ -111,30 +157,52 @@ impl TurnGenerator {
                 cost: 0,
                 king_capture: false,
             },
+            meter,
+            first_king,
         };
-        walk.dfs(pos, &mut self.lists);
-        let best = walk.best;
+        let outcome = walk.dfs(pos, &mut self.lists);
+        self.best = walk.best;
+        !matches!(outcome, ControlFlow::Break(Stop::Exhausted))
+    }
+
+    fn emit(&self, out: &mut Vec<TurnPath>) {
         out.extend_from_slice(&self.kings);
-        out.extend(self.others.iter().filter(|p| p.cost == best));
+        out.extend(self.others.iter().filter(|p| p.cost == self.best));
     }
 }
 
+/// Why a walk stopped early.
+enum Stop {
+    /// The meter ran out.
+    Exhausted,
+    /// The first king capture was asked for and found.
+    FoundKing,
+}
+
 /// The state of one depth-first enumeration.
-struct Walk<'a> {
+struct Walk<'a, M: Meter> {
     kings: &'a mut Vec<TurnPath>,
     others: &'a mut Vec<TurnPath>,
     best: u8,
     path: TurnPath,
+    meter: &'a mut M,
+    first_king: bool,
 }
 
-impl Walk<'_> {
-    fn dfs(&mut self, pos: &Position, lists: &mut [MoveList]) {
+impl<M: Meter> Walk<'_, M> {
+    fn dfs(&mut self, pos: &Position, lists: &mut [MoveList]) -> ControlFlow<Stop> {
         let depth = self.path.len as usize;
         let (mask, castle) = payable(pos);
         let mut any = false;
         if let (true, Some((list, deeper))) = (mask != 0, lists.split_first_mut()) {
+            if !self.meter.charge(1) {
+                return ControlFlow::Break(Stop::Exhausted);
+            }
             generate_into(pos, mask, castle, list);
-            let _ = list.try_for_each::<()>(pos, |m| {
+            list.try_for_each(pos, |m| {
+                if !self.meter.charge(1) {
+                    return ControlFlow::Break(Stop::Exhausted);
+                }
                 any = true;
                 let king = pos.captures_king(m);
                 self.path.moves[depth] = m;
@@ -145,19 +213,23 @@ impl Walk<'_> {
                     self.best = self.best.max(self.path.cost);
                     self.kings.push(self.path);
                     self.path.king_capture = false;
+                    if self.first_king {
+                        return ControlFlow::Break(Stop::FoundKing);
+                    }
                 } else {
-                    self.dfs(&pos.play_unchecked(m), deeper);
+                    self.dfs(&pos.play_unchecked(m), deeper)?;
                 }
                 self.path.cost -= m.cost();
                 self.path.len = depth as u8;
                 ControlFlow::Continue(())
-            });
+            })?;
         }
         if !any && depth > 0 && self.path.cost >= self.best {
             // Complete: no payable micro-move after the last one.
             self.best = self.path.cost;
             self.others.push(self.path);
         }
+        ControlFlow::Continue(())
     }
 }
 
