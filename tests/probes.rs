@@ -245,7 +245,55 @@ fn budgeted_results_complete_exactly_at_the_work_used() {
     assert!(b.is_exhausted());
 }
 
+/// A random sparse placement (sliders, pawns near promotion, exposed kings, e.p. targets),
+/// where discovered attacks and promotions matter most.
+fn random_placement(seed: u64) -> Position {
+    let mut x = seed | 1;
+    let mut next = move |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let mut board = [None::<char>; 64];
+    let letters = b"PNBRQKpnbrqkQRBqrb";
+    board[next(64) as usize] = Some('K');
+    board[next(64) as usize] = Some('k');
+    for _ in 0..(3 + next(9)) {
+        board[next(64) as usize] = Some(letters[next(letters.len() as u64) as usize] as char);
+    }
+    let mut placement = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                None => empty += 1,
+                Some(c) => {
+                    if empty > 0 {
+                        placement += &empty.to_string();
+                        empty = 0;
+                    }
+                    placement.push(c);
+                }
+            }
+        }
+        if empty > 0 {
+            placement += &empty.to_string();
+        }
+        if rank > 0 {
+            placement.push('/');
+        }
+    }
+    let side = ["w", "b"][next(2) as usize];
+    let castling = ["-", "KQkq", "Kq", "Q"][next(4) as usize];
+    let ep = ["-", "c6", "d3e6", "a3h6"][next(4) as usize];
+    pos(&format!("{placement} {side} {castling} {ep} 0 1"))
+}
+
 fn random_position(seed: u64, turns: usize) -> Position {
+    if turns % 4 == 3 {
+        return random_placement(seed);
+    }
     let starts = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -274,7 +322,7 @@ fn random_position(seed: u64, turns: usize) -> Position {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
     fn fast_counts_equal_plain_per_roll_searches(seed in any::<u64>(), turns in 0usize..16) {

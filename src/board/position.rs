@@ -158,6 +158,14 @@ impl Position {
         self
     }
 
+    /// The same position with `color` to move (the key follows); nothing else changes — no
+    /// end of turn. For analysis "as if `color` were to move".
+    #[inline]
+    pub fn with_side_to_move(mut self, color: Color) -> Position {
+        self.set_side(color);
+        self
+    }
+
     /// The pieces of `attacker` that attack `target` (geometric; rules.md §6).
     #[inline]
     pub fn attackers(&self, target: Square, attacker: Color) -> Bitboard {

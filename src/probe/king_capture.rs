@@ -6,16 +6,22 @@
 //! sub-multiset of at most three faces; castling spends King and Rook). A line that can land
 //! on a target with the next die of type `t` covers every roll containing `spent + t`; the
 //! covered rolls are a 56-bit mask. The walk
-//! * checks "which types attack a target now" with one attack query per node instead of
-//!   playing the capturing moves, and stops there on the third die;
+//! * checks "which types attack a target" with one attack query at the root, and after each
+//!   move only for the attackers the move creates (the moved piece, lines it opens) — a few
+//!   table lookups instead of playing the move — so the third die is never played;
 //! * only generates moves of types whose die would still add an uncovered roll, and skips a
 //!   move as soon as `spent + its dice` has no uncovered superset;
 //! * stops when all 56 rolls are covered.
 
 use super::dice_math::{weight_of, ALL_ROLLS};
 use crate::board::{Dice, Position};
-use crate::rules::{generate, Budget, Budgeted, Meter, MoveKind, Unmetered, ROLLS};
-use dicechess_kernels::{Bitboard, Color, PieceType, Square};
+use crate::rules::{
+    generate, Budget, Budgeted, Meter, MicroMove, MoveKind, MoveList, PieceMoves, Unmetered, ROLLS,
+};
+use dicechess_kernels::{
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
+    Bitboard, Color, PieceType, Square,
+};
 use std::ops::ControlFlow;
 
 /// What a capture search lands on.
@@ -102,6 +108,80 @@ fn types_attacking(pos: &Position, targets: Bitboard, attacker: Color) -> u8 {
     mask
 }
 
+/// The types of the mover's pieces that attack one of `targets` after `m` but not through
+/// pieces that already attacked before it: the moved piece from its new square (as its new
+/// type), and sliders whose line through a vacated square (origin, e.p. victim, castling
+/// rook) opens. Attackers that were there before `m` were counted with fewer dice, so they
+/// add nothing. Costs a few table lookups instead of playing the move.
+#[inline]
+fn new_attacker_types(pos: &Position, m: MicroMove, targets: Bitboard) -> u8 {
+    let us = pos.side_to_move();
+    let occ = pos.occupied();
+    let mut vacated = Bitboard::from_square(m.from);
+    let mut occ2 = (occ & !vacated) | Bitboard::from_square(m.to);
+    let landed = match m.kind {
+        MoveKind::Promotion(t) => t,
+        _ => m.piece,
+    };
+    let mut movers = [(landed, m.to), (landed, m.to)];
+    match m.kind {
+        MoveKind::EnPassant => {
+            let victim = match us {
+                Color::White => m.to.to_u8().wrapping_sub(8),
+                Color::Black => m.to.to_u8() + 8,
+            };
+            let v = Bitboard::from_square(Square::from_index_masked(victim as u32));
+            vacated |= v;
+            occ2 &= !v;
+        }
+        MoveKind::Castle => {
+            let base = m.from.to_u8() & 56;
+            let (rf, rt) = if m.to.file() == 6 {
+                (base + 7, base + 5)
+            } else {
+                (base, base + 3)
+            };
+            let (rf, rt) = (
+                Square::from_index_masked(rf as u32),
+                Square::from_index_masked(rt as u32),
+            );
+            vacated |= Bitboard::from_square(rf);
+            occ2 = (occ2 & !Bitboard::from_square(rf)) | Bitboard::from_square(rt);
+            movers[1] = (PieceType::Rook, rt);
+        }
+        _ => {}
+    }
+    let own = pos.color(us) & !vacated;
+    let diag = own & (pos.pieces(PieceType::Bishop) | pos.pieces(PieceType::Queen));
+    let orth = own & (pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Queen));
+    let mut new = 0u8;
+    for t in targets {
+        for (piece, sq) in movers {
+            let attacks = match piece {
+                PieceType::Pawn => pawn_attacks(us, sq),
+                PieceType::Knight => knight_attacks(sq),
+                PieceType::Bishop => bishop_attacks(sq, occ2),
+                PieceType::Rook => rook_attacks(sq, occ2),
+                PieceType::Queen => queen_attacks(sq, occ2),
+                PieceType::King => king_attacks(sq),
+            };
+            if attacks.contains(t) {
+                new |= piece.mask_bit();
+            }
+        }
+        // A vacated square that `t` sees may open a line to one of our sliders.
+        if (queen_attacks(t, occ) & vacated).any() {
+            let hits = (bishop_attacks(t, occ2) & diag) | (rook_attacks(t, occ2) & orth);
+            for piece in [PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
+                if (hits & pos.pieces(piece)).any() {
+                    new |= piece.mask_bit();
+                }
+            }
+        }
+    }
+    new
+}
+
 struct Cover<'a, M: Meter> {
     targets: Bitboard,
     covered: u64,
@@ -109,21 +189,20 @@ struct Cover<'a, M: Meter> {
 }
 
 impl<M: Meter> Cover<'_, M> {
-    /// `Break(true)`: all rolls covered; `Break(false)`: the meter ran out.
-    fn visit(&mut self, pos: &Position, spent: Dice, actions_left: u8) -> ControlFlow<bool> {
-        let us = pos.side_to_move();
-        let direct = types_attacking(pos, self.targets, us);
+    /// Cover `spent + t` for every type `t` in `types`.
+    #[inline]
+    fn cover(&mut self, spent: Dice, types: u8) {
         for p in PieceType::ALL {
-            if direct & p.mask_bit() != 0 {
+            if types & p.mask_bit() != 0 {
                 self.covered |= rolls_adding(spent, p.face());
             }
         }
-        if self.covered == ALL_ROLLS {
-            return ControlFlow::Break(true);
-        }
-        if spent.len() >= 2 || actions_left <= 1 {
-            return ControlFlow::Continue(());
-        }
+    }
+
+    /// Expand the moves of a node whose line has spent `spent` (at most one die) and may still
+    /// make a move and then capture (`actions_left ≥ 2`). The node's own attackers are already
+    /// covered. `Break(true)`: all rolls covered; `Break(false)`: the meter ran out.
+    fn expand(&mut self, pos: &Position, spent: Dice, actions_left: u8) -> ControlFlow<bool> {
         // Types whose die could still cover a new roll, and castling (King + Rook dice).
         let mut useful = 0u8;
         for p in PieceType::ALL {
@@ -131,14 +210,11 @@ impl<M: Meter> Cover<'_, M> {
                 useful |= p.mask_bit();
             }
         }
-        let castle = spent.is_empty()
-            && rolls_containing(
-                spent
-                    .plus(PieceType::King.face())
-                    .and_then(|d| d.plus(PieceType::Rook.face()))
-                    .unwrap_or(Dice::EMPTY),
-            ) & !self.covered
-                != 0;
+        let king_rook = Dice::EMPTY
+            .plus(PieceType::King.face())
+            .and_then(|d| d.plus(PieceType::Rook.face()))
+            .unwrap_or(Dice::EMPTY);
+        let castle = spent.is_empty() && rolls_containing(king_rook) & !self.covered != 0;
         let mask = useful
             | if castle {
                 PieceType::King.mask_bit()
@@ -152,27 +228,141 @@ impl<M: Meter> Cover<'_, M> {
             return ControlFlow::Break(false);
         }
         let list = generate(pos, mask, castle);
+        let leaf = spent.len() >= 1 || actions_left <= 2;
+        if leaf {
+            return self.expand_leaf(pos, &list, spent, useful);
+        }
         list.try_for_each(pos, |m| {
             if !self.meter.charge(1) {
                 return ControlFlow::Break(false);
             }
             if self.targets.contains(m.to) {
-                // Already counted by the attack check above.
+                // A capture by a piece that already attacks: covered with fewer dice.
                 return ControlFlow::Continue(());
             }
-            let mut next_spent = spent.plus(m.piece.face());
-            if m.kind == MoveKind::Castle {
-                next_spent = next_spent.and_then(|d| d.plus(PieceType::Rook.face()));
-            } else if useful & m.piece.mask_bit() == 0 {
-                return ControlFlow::Continue(());
-            }
-            let Some(next_spent) = next_spent else {
+            let next = if m.kind == MoveKind::Castle {
+                spent
+                    .plus(PieceType::King.face())
+                    .and_then(|d| d.plus(PieceType::Rook.face()))
+            } else if useful & m.piece.mask_bit() != 0 {
+                spent.plus(m.piece.face())
+            } else {
+                None
+            };
+            let Some(next) = next else {
                 return ControlFlow::Continue(());
             };
-            if rolls_containing(next_spent) & !self.covered == 0 {
+            if rolls_containing(next) & !self.covered == 0 {
                 return ControlFlow::Continue(());
             }
-            self.visit(&pos.play_unchecked(m), next_spent, actions_left - 1)
+            let new = new_attacker_types(pos, m, self.targets);
+            self.cover(next, new);
+            if self.covered == ALL_ROLLS {
+                return ControlFlow::Break(true);
+            }
+            if next.len() <= 1 && actions_left > 2 && rolls_containing(next) & !self.covered != 0 {
+                self.expand(&pos.play_unchecked(m), next, actions_left - 1)?;
+            }
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// The moves of a node whose children cannot move again: only the attackers each move
+    /// creates matter. Most moves are judged set-wise per piece: when the origin is not on a
+    /// line from a target (nothing can be discovered) and the move is plain, the new attacker
+    /// can only be the piece itself from a square in its "hits a target" set.
+    fn expand_leaf(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        spent: Dice,
+        useful: u8,
+    ) -> ControlFlow<bool> {
+        let us = pos.side_to_move();
+        let occ = pos.occupied();
+        let e = Bitboard::EMPTY;
+        let (mut diag, mut orth, mut knight, mut king, mut pawn) = (e, e, e, e, e);
+        for t in self.targets {
+            diag |= bishop_attacks(t, occ);
+            orth |= rook_attacks(t, occ);
+            knight |= knight_attacks(t);
+            king |= king_attacks(t);
+            pawn |= pawn_attacks(us.opponent(), t);
+        }
+        let visible = diag | orth;
+        let special = Bitboard::rank(us.promotion_rank()) | pos.ep_targets();
+        for e in list.entries() {
+            let p = e.piece;
+            let plain = !visible.contains(e.from)
+                && e.castles == 0
+                && (p != PieceType::Pawn || (e.to & special).is_empty());
+            if !plain {
+                self.expand_moves(pos, e, spent, useful)?;
+                continue;
+            }
+            if useful & p.mask_bit() == 0 {
+                continue;
+            }
+            if !self.meter.charge(e.to.count() as u64) {
+                return ControlFlow::Break(false);
+            }
+            let hits = match p {
+                PieceType::Pawn => pawn,
+                PieceType::Knight => knight,
+                PieceType::Bishop => diag,
+                PieceType::Rook => orth,
+                PieceType::Queen => diag | orth,
+                PieceType::King => king,
+            };
+            if (e.to & hits & !self.targets).any() {
+                if let Some(next) = spent.plus(p.face()) {
+                    self.cover(next, p.mask_bit());
+                    if self.covered == ALL_ROLLS {
+                        return ControlFlow::Break(true);
+                    }
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// One piece's moves judged one by one (discoveries, promotions, e.p., castling).
+    fn expand_moves(
+        &mut self,
+        pos: &Position,
+        e: &PieceMoves,
+        spent: Dice,
+        useful: u8,
+    ) -> ControlFlow<bool> {
+        let mut single = MoveList::default();
+        single.push_entry(*e);
+        single.try_for_each(pos, |m| {
+            if !self.meter.charge(1) {
+                return ControlFlow::Break(false);
+            }
+            if self.targets.contains(m.to) {
+                return ControlFlow::Continue(());
+            }
+            let next = if m.kind == MoveKind::Castle {
+                spent
+                    .plus(PieceType::King.face())
+                    .and_then(|d| d.plus(PieceType::Rook.face()))
+            } else if useful & m.piece.mask_bit() != 0 {
+                spent.plus(m.piece.face())
+            } else {
+                None
+            };
+            let Some(next) = next else {
+                return ControlFlow::Continue(());
+            };
+            if rolls_containing(next) & !self.covered == 0 {
+                return ControlFlow::Continue(());
+            }
+            self.cover(next, new_attacker_types(pos, m, self.targets));
+            if self.covered == ALL_ROLLS {
+                return ControlFlow::Break(true);
+            }
+            ControlFlow::Continue(())
         })
     }
 }
@@ -194,7 +384,14 @@ fn capture_mask<M: Meter>(
         covered: 0,
         meter,
     };
-    match cover.visit(pos, Dice::EMPTY, max_actions) {
+    cover.cover(
+        Dice::EMPTY,
+        types_attacking(pos, targets, pos.side_to_move()),
+    );
+    if cover.covered == ALL_ROLLS || max_actions < 2 {
+        return Some(cover.covered);
+    }
+    match cover.expand(pos, Dice::EMPTY, max_actions) {
         ControlFlow::Break(false) => None,
         _ => Some(cover.covered),
     }

@@ -72,6 +72,12 @@ impl MoveList {
         self.len == 0
     }
 
+    /// Append an entry (e.g. to expand one piece's moves on their own); ignored when full.
+    #[inline]
+    pub fn push_entry(&mut self, e: PieceMoves) {
+        self.push(e);
+    }
+
     #[inline]
     fn push(&mut self, e: PieceMoves) {
         // At most one entry per own piece, and a board holds at most 64 pieces.

@@ -632,8 +632,10 @@ fn apply(p: &mut RefPos, m: &Move) -> bool {
     } else {
         m.to
     };
+    // Decision (rules.md §4 is silent for boards no game reaches): an e.p. capture removes
+    // the square behind the target only when an enemy pawn stands there.
     let captured = if m.kind == Kind::EnPassant {
-        p.board[cap_sq]
+        p.board[cap_sq].filter(|&(c, piece)| c != us && piece == Piece::Pawn)
     } else {
         p.board[m.to]
     };
@@ -721,7 +723,9 @@ fn apply(p: &mut RefPos, m: &Move) -> bool {
 
     // Board.
     p.board[m.from] = None;
-    p.board[cap_sq] = None;
+    if captured.is_some() {
+        p.board[cap_sq] = None;
+    }
     p.board[m.to] = Some((us, m.promo.unwrap_or(mover)));
     match m.kind {
         Kind::CastleKing => {
