@@ -3,6 +3,7 @@
 mod moves;
 mod perft;
 mod playable;
+mod probe;
 mod turns;
 
 use clap::{Parser, Subcommand};
@@ -27,6 +28,9 @@ enum Command {
     Playable(playable::Args),
     /// Single-die perft: count pseudo-legal micro-moves of one die type to a depth.
     Perft(perft::Args),
+    /// Exact probes for both colours as JSON: king/queen capture rolls, threats, attackers,
+    /// hanging pieces, mobility, passed pawns, diversity, ADEP classes.
+    Probe(probe::Args),
 }
 
 /// A failure with its exit status: 2 for bad input (DFEN, moves, arguments), 1 otherwise.
@@ -96,6 +100,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Moves(a) => moves::run(a, out)?,
         Command::Playable(a) => playable::run(a, out)?,
         Command::Perft(a) => perft::run(a, out)?,
+        Command::Probe(a) => probe::run(a, out)?,
     }
     out.flush()?;
     Ok(())
