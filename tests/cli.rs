@@ -137,7 +137,10 @@ fn a_forced_pass_prints_no_path() {
 #[test]
 fn probe_reports_both_colours_as_json() {
     // features.md golden value: 42.13 % = 91/216 for the defender not to move.
-    let o = dicechess(&["probe", "rnbqkbnr/pppppBpp/8/8/4P3/8/PPPP1PPP/RNB1K1NR w KQkq - 0 1"]);
+    let o = dicechess(&[
+        "probe",
+        "rnbqkbnr/pppppBpp/8/8/4P3/8/PPPP1PPP/RNB1K1NR w KQkq - 0 1",
+    ]);
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert_eq!(v["black"]["king_capture_rolls"], 91);
@@ -145,6 +148,9 @@ fn probe_reports_both_colours_as_json() {
     assert_eq!(v["black"]["kings"][0]["attacker_types"], "B");
     assert_eq!(v["white"]["hanging"], serde_json::json!(["f7"]));
     let classes = v["adep"]["classes"].as_array().expect("classes");
-    let total: u64 = classes.iter().map(|c| c["weight"].as_u64().expect("weight")).sum();
+    let total: u64 = classes
+        .iter()
+        .map(|c| c["weight"].as_u64().expect("weight"))
+        .sum();
     assert_eq!(total, 216);
 }

@@ -23,7 +23,6 @@ mod reference;
 mod common;
 
 use common::*;
-use serde_json::Value;
 use std::collections::BTreeSet;
 
 #[test]

@@ -222,7 +222,7 @@ fn parse_ep(field: &str) -> Result<u64, DfenError> {
         text: echo(field),
     };
     let bytes = field.as_bytes();
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return Err(err("squares must be letter-digit pairs"));
     }
     let mut set = 0u64;

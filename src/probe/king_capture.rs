@@ -228,7 +228,7 @@ impl<M: Meter> Cover<'_, M> {
             return ControlFlow::Break(false);
         }
         let list = generate(pos, mask, castle);
-        let leaf = spent.len() >= 1 || actions_left <= 2;
+        let leaf = !spent.is_empty() || actions_left <= 2;
         if leaf {
             return self.expand_leaf(pos, &list, spent, useful);
         }
