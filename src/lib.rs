@@ -16,7 +16,9 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod batch;
 pub mod board;
+pub mod eval;
 pub mod probe;
 pub mod rules;
 

@@ -13,6 +13,7 @@
 mod attacks;
 mod bitboard;
 mod color;
+pub mod columns;
 mod piece;
 mod square;
 
