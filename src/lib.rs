@@ -21,5 +21,6 @@ pub mod board;
 pub mod eval;
 pub mod probe;
 pub mod rules;
+pub mod search;
 
 pub use dicechess_kernels as kernels;
