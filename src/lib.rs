@@ -19,6 +19,8 @@
 pub mod batch;
 pub mod board;
 pub mod eval;
+#[cfg(feature = "files")]
+pub mod files;
 pub mod probe;
 pub mod rules;
 pub mod search;

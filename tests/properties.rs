@@ -167,7 +167,7 @@ proptest! {
         prop_assert_eq!(pos.key(), reference::zobrist(&pos.to_dfen()));
         for path in legal_paths(&pos) {
             let mut p = pos;
-            for &m in path.moves() {
+            for m in path.moves() {
                 p = p.play_unchecked(m);
                 prop_assert_eq!(p.key(), p.compute_key(), "after {} in {}", m, pos);
             }
@@ -211,7 +211,7 @@ proptest! {
             }
             for (j, b) in paths.iter().enumerate() {
                 if i != j {
-                    prop_assert!(!b.moves().starts_with(a.moves()), "{} is a prefix of {}", a, b);
+                    prop_assert!(!b.moves().starts_with(&a.moves()), "{} is a prefix of {}", a, b);
                 }
             }
         }

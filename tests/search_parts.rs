@@ -73,10 +73,10 @@ fn concurrent_writers_never_make_a_probe_return_another_keys_value() {
                     x ^= x << 13;
                     x ^= x >> 7;
                     x ^= x << 17;
-                    let key = x % 4096 | 1;
+                    let key = (x % 4096) | 1;
                     // Each key's value is a function of the key, so any hit can be verified.
-                    let value = (key % 100_003) as f32;
-                    let bound = if key % 3 == 0 {
+                    let value = (key % 100_003) as f64;
+                    let bound = if key.is_multiple_of(3) {
                         Bound::Upper
                     } else {
                         Bound::Exact
@@ -87,15 +87,15 @@ fn concurrent_writers_never_make_a_probe_return_another_keys_value() {
                             value,
                             bound,
                             depth: (key % 4) as u8,
-                            loss_tainted: key % 5 == 0,
+                            loss_tainted: key.is_multiple_of(5),
                         },
                     );
-                    let probe = (x >> 20) % 4096 | 1;
+                    let probe = ((x >> 20) % 4096) | 1;
                     let (exact, bounded) = tt.probe(probe);
                     for e in [exact, bounded].into_iter().flatten() {
-                        assert_eq!(e.value, (probe % 100_003) as f32, "key {probe}");
+                        assert_eq!(e.value, (probe % 100_003) as f64, "key {probe}");
                         assert_eq!(e.depth, (probe % 4) as u8);
-                        assert_eq!(e.loss_tainted, probe % 5 == 0);
+                        assert_eq!(e.loss_tainted, probe.is_multiple_of(5));
                         checked += 1;
                     }
                 }

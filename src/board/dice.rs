@@ -45,6 +45,13 @@ impl Dice {
         self.0
     }
 
+    /// Wrap slots known to be canonical (faces ascending, zeros last), as stored in a
+    /// `Position`. Non-canonical slots give a pool whose queries are wrong but safe.
+    #[inline]
+    pub(crate) const fn from_canonical_slots(slots: [u8; 3]) -> Dice {
+        Dice(slots)
+    }
+
     /// Rebuild from raw slots as returned by [`Dice::slots`]; `None` if they are not canonical.
     pub fn from_slots(slots: [u8; 3]) -> Option<Dice> {
         let faces: [u8; 3] = slots;

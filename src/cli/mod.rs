@@ -1,5 +1,7 @@
 //! Subcommands, one file each; this file holds the argument types and the error contract.
 
+#[cfg(feature = "files")]
+mod eval;
 mod moves;
 mod perft;
 mod playable;
@@ -31,6 +33,10 @@ enum Command {
     /// Exact probes for both colours as JSON: king/queen capture rolls, threats, attackers,
     /// hanging pieces, mobility, passed pawns, diversity, ADEP classes.
     Probe(probe::Args),
+    /// Features and/or scores of many positions (DFEN lines, `-` or Parquet) to Parquet or
+    /// NPY; resumable, all cores.
+    #[cfg(feature = "files")]
+    Eval(eval::Args),
 }
 
 /// A failure with its exit status: 2 for bad input (DFEN, moves, arguments), 1 otherwise.
@@ -101,6 +107,8 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Playable(a) => playable::run(a, out)?,
         Command::Perft(a) => perft::run(a, out)?,
         Command::Probe(a) => probe::run(a, out)?,
+        #[cfg(feature = "files")]
+        Command::Eval(a) => eval::run(a, out)?,
     }
     out.flush()?;
     Ok(())

@@ -2,7 +2,9 @@
 //! schemas and ONNX models.
 
 mod bot_terms;
+pub mod features;
 mod material;
+pub mod onnx;
 
 pub use bot_terms::{aggressive_score, king_safety, BotEvaluator, BotTerms, KING_EXPOSURE_PENALTY};
 pub use material::Material;

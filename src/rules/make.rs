@@ -147,7 +147,8 @@ impl Position {
         if m.kind == MoveKind::Castle {
             dice = dice.without(PieceType::Rook.face());
         }
-        p.with_dice(dice)
+        p.set_dice(dice);
+        p
     }
 
     /// Play a micro-move after checking that it is a pseudo-legal move of the side to move
@@ -185,7 +186,8 @@ impl Position {
         if next == Color::White {
             p.fullmove = p.fullmove.saturating_add(1).min(2_147_483_647);
         }
-        p.with_dice(Dice::EMPTY)
+        p.set_dice(Dice::EMPTY);
+        p
     }
 
     /// Whether `m` would capture a king of the opponent (the game-ending micro-move).

@@ -49,6 +49,56 @@ impl MicroMove {
         }
     }
 
+    /// An 18-bit code: piece (3 bits), from (6), to (6), kind (3: normal, double push,
+    /// e.p., castle, promotion to Q, R, B, N).
+    #[inline]
+    pub const fn encode(self) -> u32 {
+        let kind = match self.kind {
+            MoveKind::Normal => 0,
+            MoveKind::DoublePush => 1,
+            MoveKind::EnPassant => 2,
+            MoveKind::Castle => 3,
+            MoveKind::Promotion(PieceType::Queen) => 4,
+            MoveKind::Promotion(PieceType::Rook) => 5,
+            MoveKind::Promotion(PieceType::Bishop) => 6,
+            MoveKind::Promotion(_) => 7,
+        };
+        self.piece as u32
+            | (self.from.to_u8() as u32) << 3
+            | (self.to.to_u8() as u32) << 9
+            | kind << 15
+    }
+
+    /// The micro-move of an [`MicroMove::encode`] code (total: any 18 bits decode to some
+    /// move).
+    #[inline]
+    pub const fn decode(code: u32) -> MicroMove {
+        let piece = match code & 7 {
+            0 => PieceType::Pawn,
+            1 => PieceType::Knight,
+            2 => PieceType::Bishop,
+            3 => PieceType::Rook,
+            4 => PieceType::Queen,
+            _ => PieceType::King,
+        };
+        let kind = match (code >> 15) & 7 {
+            0 => MoveKind::Normal,
+            1 => MoveKind::DoublePush,
+            2 => MoveKind::EnPassant,
+            3 => MoveKind::Castle,
+            4 => MoveKind::Promotion(PieceType::Queen),
+            5 => MoveKind::Promotion(PieceType::Rook),
+            6 => MoveKind::Promotion(PieceType::Bishop),
+            _ => MoveKind::Promotion(PieceType::Knight),
+        };
+        MicroMove {
+            piece,
+            from: Square::from_index_masked(code >> 3),
+            to: Square::from_index_masked(code >> 9),
+            kind,
+        }
+    }
+
     /// The UCI text: `e2e4`, `e7e8q`, `e1g1` (castling as the king's move).
     pub fn uci(self) -> String {
         self.to_string()

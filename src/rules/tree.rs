@@ -18,7 +18,7 @@ impl TurnTree {
         let mut root = TurnTree::default();
         for path in legal_paths(pos) {
             let mut node = &mut root;
-            for &m in path.moves() {
+            for m in path.moves() {
                 let i = match node.children.iter().position(|(c, _)| *c == m) {
                     Some(i) => i,
                     None => {

@@ -49,7 +49,7 @@ pub fn play_turn(pos: &Position, moves: &[MicroMove]) -> Result<Position, TurnEr
     if paths.is_empty() {
         return Err(TurnError::MustPass { given: given() });
     }
-    match paths.iter().find(|p| p.moves() == moves) {
+    match paths.iter().find(|p| *p.moves() == *moves) {
         Some(p) => Ok(p.end_position(pos)),
         None => Err(TurnError::NotLegal {
             given: given(),

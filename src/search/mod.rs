@@ -1,8 +1,20 @@
 //! Search: the transposition table, the time manager (and, built on them, expectimax,
 //! Monte-Carlo equity and the bots).
 
+mod chance;
+mod expectimax;
+mod stats;
 pub mod time;
 pub mod tt;
+mod value;
 
+pub use chance::{outcomes, rolls_by_weight, ChanceMode, Outcome};
+pub use expectimax::{
+    transformed_root_alpha, CandidateReport, Expectimax, SearchConfig, SearchError, SearchResult,
+};
+pub use stats::RootSearchStats;
 pub use time::{budget, budget_ms, ClockState, TimeBudget, TimePolicy};
 pub use tt::{Bound, Entry, TableStats, TranspositionTable};
+pub use value::{
+    LOSS_VALUE, MAX_CHANCE_KEY_SALT, TERMINAL_WIN_SCORE, UPPER_SCORE_BOUND, WIN_VALUE,
+};

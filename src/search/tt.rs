@@ -1,9 +1,10 @@
 //! A lockless transposition table shared by all search workers (design.md "Contracts").
 //!
 //! Each bucket holds two entries — one for exact values, one for bounds, so a bound never
-//! evicts an exact value of the same position — and each entry is a pair of `AtomicU64`
-//! written Hyatt-style: `(key ^ data, data)`. A reader accepts an entry only when
-//! `check ^ data == key`, so a torn write (another thread's half-written pair) reads as a
+//! evicts an exact value of the same position — and each entry is three `AtomicU64` written
+//! Hyatt-style: `(key ^ value ^ meta, value, meta)`, the value a full `f64` so that a table
+//! hit returns exactly what the search computed. A reader accepts an entry only when the
+//! words XOR to the key, so a torn write (another thread's half-written entry) reads as a
 //! miss, never as another position's value. No locks, no `unsafe`.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -23,7 +24,7 @@ pub enum Bound {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Entry {
     /// The stored value.
-    pub value: f32,
+    pub value: f64,
     /// What the value means.
     pub bound: Bound,
     /// Remaining plies the value was searched with.
@@ -33,30 +34,28 @@ pub struct Entry {
 }
 
 impl Entry {
-    fn pack(self) -> u64 {
+    /// The meta word: bound (2 bits, never 0 for a stored entry), depth, loss taint.
+    fn meta(self) -> u64 {
         let bound = match self.bound {
             Bound::Exact => 1u64,
             Bound::Upper => 2,
             Bound::Lower => 3,
         };
-        (self.value.to_bits() as u64)
-            | bound << 32
-            | (self.depth as u64) << 34
-            | (self.loss_tainted as u64) << 42
+        bound | (self.depth as u64) << 2 | (self.loss_tainted as u64) << 10
     }
 
-    fn unpack(data: u64) -> Option<Entry> {
-        let bound = match (data >> 32) & 3 {
+    fn unpack(value: u64, meta: u64) -> Option<Entry> {
+        let bound = match meta & 3 {
             1 => Bound::Exact,
             2 => Bound::Upper,
             3 => Bound::Lower,
             _ => return None,
         };
         Some(Entry {
-            value: f32::from_bits(data as u32),
+            value: f64::from_bits(value),
             bound,
-            depth: (data >> 34) as u8,
-            loss_tainted: (data >> 42) & 1 != 0,
+            depth: (meta >> 2) as u8,
+            loss_tainted: (meta >> 10) & 1 != 0,
         })
     }
 }
@@ -85,7 +84,7 @@ impl TableStats {
     }
 }
 
-/// The table: `2^k` buckets of two entries (32 bytes a bucket).
+/// The table: `2^k` buckets of two entries (48 bytes a bucket).
 pub struct TranspositionTable {
     slots: Vec<AtomicU64>,
     mask: usize,
@@ -109,7 +108,7 @@ impl TranspositionTable {
     /// 1,024 buckets).
     pub fn with_megabytes(megabytes: usize) -> TranspositionTable {
         let bytes = megabytes.max(1) << 20;
-        let buckets = (bytes / 32).max(1024);
+        let buckets = (bytes / 48).max(1024);
         TranspositionTable::with_buckets(1 << (usize::BITS - 1 - buckets.leading_zeros()))
     }
 
@@ -117,7 +116,7 @@ impl TranspositionTable {
     pub fn with_buckets(buckets: usize) -> TranspositionTable {
         let buckets = buckets.max(1).next_power_of_two();
         TranspositionTable {
-            slots: (0..buckets * 4).map(|_| AtomicU64::new(0)).collect(),
+            slots: (0..buckets * 6).map(|_| AtomicU64::new(0)).collect(),
             mask: buckets - 1,
             probes: AtomicU64::new(0),
             hits: AtomicU64::new(0),
@@ -134,15 +133,16 @@ impl TranspositionTable {
     #[inline]
     fn base(&self, key: u64, bound: Bound) -> usize {
         let bucket = (key as usize) & self.mask;
-        bucket * 4 + if bound == Bound::Exact { 0 } else { 2 }
+        bucket * 6 + if bound == Bound::Exact { 0 } else { 3 }
     }
 
     #[inline]
     fn read(&self, at: usize, key: u64) -> Option<Entry> {
         let check = self.slots[at].load(Relaxed);
-        let data = self.slots[at + 1].load(Relaxed);
-        if data != 0 && check ^ data == key {
-            Entry::unpack(data)
+        let value = self.slots[at + 1].load(Relaxed);
+        let meta = self.slots[at + 2].load(Relaxed);
+        if meta != 0 && check ^ value ^ meta == key {
+            Entry::unpack(value, meta)
         } else {
             None
         }
@@ -164,9 +164,10 @@ impl TranspositionTable {
     /// equal-depth entry.
     pub fn store(&self, key: u64, entry: Entry) {
         let at = self.base(key, entry.bound);
-        let old_data = self.slots[at + 1].load(Relaxed);
-        let old_key = self.slots[at].load(Relaxed) ^ old_data;
-        if let Some(old) = Entry::unpack(old_data) {
+        let old_value = self.slots[at + 1].load(Relaxed);
+        let old_meta = self.slots[at + 2].load(Relaxed);
+        let old_key = self.slots[at].load(Relaxed) ^ old_value ^ old_meta;
+        if let Some(old) = Entry::unpack(old_value, old_meta) {
             if entry.depth < old.depth {
                 return;
             }
@@ -174,9 +175,10 @@ impl TranspositionTable {
                 self.collisions.fetch_add(1, Relaxed);
             }
         }
-        let data = entry.pack();
-        self.slots[at].store(key ^ data, Relaxed);
-        self.slots[at + 1].store(data, Relaxed);
+        let (value, meta) = (entry.value.to_bits(), entry.meta());
+        self.slots[at].store(key ^ value ^ meta, Relaxed);
+        self.slots[at + 1].store(value, Relaxed);
+        self.slots[at + 2].store(meta, Relaxed);
         self.stores.fetch_add(1, Relaxed);
     }
 

@@ -59,3 +59,50 @@ pub fn paths_sha256(lines: &[String]) -> String {
     lines.sort();
     sha256_hex(lines.join("\n").as_bytes())
 }
+
+/// Start positions for random play: the five benchmark positions and two tactical ones.
+pub const STARTS: [&str; 7] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+    "k7/4P3/8/8/8/8/8/4K3 w - - 0 1",
+    "rnbqkbnr/1p1p1ppp/8/pPpPp3/P3P3/2N2Q1N/2P2PPP/1RB1KB1R w Kkq a6c6e6 0 1",
+    "4k3/8/3q4/8/2Q5/8/8/R3K2R w KQ - 0 1",
+];
+
+/// xorshift64: a tiny deterministic generator for test positions.
+pub struct TestRng(pub u64);
+
+impl TestRng {
+    /// Next raw value.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// Uniform-ish in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// The position after `turns` random turns from `STARTS[start]`, with a fresh roll.
+pub fn random_rolled(start: usize, seed: u64, turns: usize) -> dicechess::board::Position {
+    use dicechess::board::Position;
+    use dicechess::rules::{legal_paths, ROLLS};
+    let mut rng = TestRng(seed | 1);
+    let mut pos = Position::from_dfen(STARTS[start % STARTS.len()]).expect("valid start");
+    for _ in 0..turns {
+        let rolled = pos.with_dice(ROLLS[rng.below(56)].dice());
+        let paths = legal_paths(&rolled);
+        pos = if paths.is_empty() {
+            rolled.end_turn()
+        } else {
+            paths[rng.below(paths.len())].end_position(&rolled)
+        };
+    }
+    pos.with_dice(ROLLS[rng.below(56)].dice())
+}

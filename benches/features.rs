@@ -1,0 +1,173 @@
+//! Feature-schema throughput (features.md): rows per second of each schema's batch
+//! `extract` on 4096 positions from random play, in rayon pools of 1 and 2 threads
+//! (`features/<schema id>/extract/<n>t`, throughput in rows), plus one `kcp-13` row
+//! (`extract_row`) on a sparse position, the start position and Kiwipete
+//! (`features/kcp-13-row/<position>`).
+//!
+//! The machine may be shared, so wall-clock rates undercount a core's speed; after the
+//! criterion groups each schema's 1-thread rate is printed also per second of the worker's
+//! own on-CPU time (`/proc/thread-self/schedstat`, Linux), as `rows/s per core`.
+//!
+//! Before timing, every schema's batch output (both pools) is checked against row-by-row
+//! `extract_row`.
+
+use criterion::{
+    criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
+};
+use dicechess::batch::PositionBatch;
+use dicechess::board::Position;
+use dicechess::eval::features::{all_schemas, FeatureSchema, Kcp13, Perspective};
+use dicechess::kernels::{Color, PieceType};
+use dicechess::rules::{legal_paths, ROLLS};
+use rayon::ThreadPool;
+use std::hint::black_box;
+use std::time::Duration;
+
+const ROWS: usize = 4096;
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// Every position (after each turn) of random games from the start position — a random roll,
+/// then a random legal path — each game ending at a king capture or after 80 turns.
+fn random_play_positions(n: usize) -> Vec<Position> {
+    let mut x = 0x00fe_a7e5_u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let start = Position::from_dfen(START).expect("start FEN");
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let mut p = start;
+        for _ in 0..80 {
+            let rolled = p.with_dice(ROLLS[(next() % 56) as usize].dice());
+            let paths = legal_paths(&rolled);
+            p = if paths.is_empty() {
+                rolled.end_turn()
+            } else {
+                paths[(next() % paths.len() as u64) as usize].end_position(&rolled)
+            };
+            out.push(p);
+            let kings = |c| p.piece_bb(c, PieceType::King).any();
+            if out.len() == n || !kings(Color::White) || !kings(Color::Black) {
+                break;
+            }
+        }
+    }
+    out
+}
+
+fn pool(threads: usize) -> ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("rayon pool")
+}
+
+/// Panic unless the batch output in `pool` equals `extract_row` row by row.
+fn check(s: &dyn FeatureSchema, positions: &[Position], batch: &PositionBatch, pool: &ThreadPool) {
+    let got = pool.install(|| s.extract(batch, Perspective::SideToMove));
+    assert_eq!(got.dim(), (positions.len(), s.width()));
+    let mut want = vec![0.0f32; s.width()];
+    for (i, p) in positions.iter().enumerate() {
+        s.extract_row(p, p.side_to_move(), &mut want);
+        assert_eq!(
+            got.row(i).as_slice().expect("row"),
+            &want[..],
+            "{} row {i}",
+            s.id()
+        );
+    }
+}
+
+/// Nanoseconds the calling thread has run on a CPU (Linux), if known.
+fn on_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// Rows per second of on-CPU time of `s.extract` in a 1-thread pool, over at least `min`
+/// of CPU time.
+fn rows_per_cpu_second(
+    s: &dyn FeatureSchema,
+    batch: &PositionBatch,
+    pool: &ThreadPool,
+    min: Duration,
+) -> Option<f64> {
+    pool.install(|| {
+        let start = on_cpu_ns()?;
+        let mut rows = 0usize;
+        loop {
+            black_box(s.extract(black_box(batch), Perspective::SideToMove));
+            rows += batch.len();
+            let used = on_cpu_ns()? - start;
+            if used >= min.as_nanos() as u64 {
+                return Some(rows as f64 / (used as f64 * 1e-9));
+            }
+        }
+    })
+}
+
+fn bench(c: &mut Criterion) {
+    let positions = random_play_positions(ROWS);
+    let batch = PositionBatch::from_positions(&positions);
+    let pools = [(1usize, pool(1)), (2, pool(2))];
+    for s in all_schemas() {
+        for (_, p) in &pools {
+            check(*s, &positions, &batch, p);
+        }
+    }
+
+    for s in all_schemas() {
+        let mut g = c.benchmark_group(format!("features/{}", s.id()));
+        g.throughput(Throughput::Elements(batch.len() as u64));
+        if s.id().starts_with("kcp") {
+            // Tens of milliseconds per batch: few, flat samples.
+            g.sample_size(10).sampling_mode(SamplingMode::Flat);
+        }
+        for (threads, p) in &pools {
+            g.bench_function(BenchmarkId::new("extract", format!("{threads}t")), |b| {
+                b.iter(|| p.install(|| s.extract(black_box(&batch), Perspective::SideToMove)))
+            });
+        }
+        g.finish();
+    }
+
+    println!("\nrows/s per core (1 thread, per second of on-CPU time):");
+    for s in all_schemas() {
+        match rows_per_cpu_second(*s, &batch, &pools[0].1, Duration::from_secs(2)) {
+            Some(r) => println!("  {:<26} {:>14.0}", s.id(), r),
+            None => println!("  {:<26} (no per-thread CPU clock here)", s.id()),
+        }
+    }
+
+    let mut g = c.benchmark_group("features/kcp-13-row");
+    g.throughput(Throughput::Elements(1));
+    let mut out = [0.0f32; 13];
+    for (name, fen) in [
+        ("sparse", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
+        ("start", START),
+        ("kiwipete", KIWIPETE),
+    ] {
+        let p = Position::from_dfen(fen).expect("FEN");
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                Kcp13.extract_row(black_box(&p), Color::White, &mut out);
+                black_box(out[9])
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2));
+    targets = bench
+}
+criterion_main!(benches);

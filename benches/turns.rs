@@ -1,0 +1,130 @@
+//! Full-turn enumeration: every legal turn path (rules.md §5) of the five benchmark
+//! positions under five rolls, through a reused [`TurnGenerator`] and output vector so that
+//! allocation is not measured. Benchmarks are named `turns/<position>/<roll>`.
+//!
+//! Before anything is timed, each case's path count is checked against the slow reference
+//! implementation in tests/reference/mod.rs, and a table of path counts is printed to stderr.
+
+#[path = "../tests/reference/mod.rs"]
+mod reference;
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use dicechess::board::{Dice, Position};
+use dicechess::rules::{TurnGenerator, TurnPath};
+
+/// The benchmark positions: (name, FEN without a dice field).
+const POSITIONS: [(&str, &str); 5] = [
+    (
+        "start",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ),
+    ("endgame", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+    (
+        "castling",
+        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+    ),
+    ("promotion", "k7/4P3/8/8/8/8/8/4K3 w - - 0 1"),
+];
+
+/// The rolls, as White's DFEN dice letters.
+const ROLLS: [&str; 5] = ["PNB", "RQK", "PPP", "KRN", "QQQ"];
+
+/// Die faces of a roll's letters (P = 1 … K = 6).
+fn faces(roll: &str) -> Vec<u8> {
+    roll.chars()
+        .map(|c| match c {
+            'P' => 1,
+            'N' => 2,
+            'B' => 3,
+            'R' => 4,
+            'Q' => 5,
+            'K' => 6,
+            _ => panic!("bad die letter {c:?} in {roll:?}"),
+        })
+        .collect()
+}
+
+/// One case: the position with its roll, ready to enumerate.
+fn setup(fen: &str, roll: &str) -> Position {
+    let dice = Dice::from_faces(&faces(roll)).expect("valid roll");
+    let pos = Position::from_dfen(fen)
+        .expect("valid benchmark FEN")
+        .with_dice(dice);
+    // The same position read with the dice field, as the reference sees it.
+    let dfen = format!("{fen} {roll}");
+    let parsed = Position::from_dfen(&dfen).expect("valid benchmark DFEN");
+    assert_eq!(
+        pos, parsed,
+        "with_dice disagrees with the DFEN dice field for {dfen}"
+    );
+    pos
+}
+
+fn bench_turns(c: &mut Criterion) {
+    let mut generator = TurnGenerator::new();
+    let mut out: Vec<TurnPath> = Vec::new();
+
+    // Setup, outside any timing: the engine's counts against the reference's.
+    eprintln!();
+    eprint!("{:<10}", "paths");
+    for roll in ROLLS {
+        eprint!(" {roll:>7}");
+    }
+    eprintln!();
+    let mut cases = Vec::new();
+    for (name, fen) in POSITIONS {
+        eprint!("{name:<10}");
+        for roll in ROLLS {
+            let pos = setup(fen, roll);
+            out.clear();
+            generator.legal_paths_into(&pos, &mut out);
+            let expected = reference::legal_paths(&format!("{fen} {roll}")).len();
+            assert_eq!(
+                out.len(),
+                expected,
+                "{name}/{roll}: engine path count differs from the reference"
+            );
+            eprint!(" {:>7}", out.len());
+            cases.push((name, roll, pos, expected));
+        }
+        eprintln!();
+    }
+    eprintln!();
+
+    let mut group = c.benchmark_group("turns");
+    for (name, roll, pos, expected) in cases {
+        // Re-check right before timing this case (same generator and buffer as the loop).
+        out.clear();
+        generator.legal_paths_into(&pos, &mut out);
+        assert_eq!(out.len(), expected, "{name}/{roll}");
+        group.bench_with_input(BenchmarkId::new(name, roll), &pos, |b, pos| {
+            b.iter(|| {
+                out.clear();
+                generator.legal_paths_into(black_box(pos), &mut out);
+                black_box(out.len())
+            })
+        });
+    }
+    group.finish();
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(30)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = bench_turns
+}
+criterion_main!(benches);

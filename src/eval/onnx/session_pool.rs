@@ -1,0 +1,265 @@
+//! [`SessionPool`]: ONNX Runtime sessions of one model, created on demand and checked out
+//! by one worker at a time (`Session::run` takes `&mut self`, so a session is never shared
+//! by two threads at once), each graph-checked against the manifest when created.
+
+use super::error::ModelError;
+use super::runtime;
+use ort::session::builder::GraphOptimizationLevel;
+use ort::session::Session;
+use ort::value::{Outlet, TensorElementType, TensorRef, ValueType};
+use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, Mutex};
+
+/// What the graph must declare (search-reference.md §8.3 graph check).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GraphContract {
+    /// The one input's name (`inputName`).
+    pub input_name: String,
+    /// The one output's name (`outputName`).
+    pub output_name: String,
+    /// The input's width (`featureCount`).
+    pub feature_count: usize,
+}
+
+impl GraphContract {
+    /// Check a session's inputs and outputs: exactly one input named `input_name`, FLOAT,
+    /// `[dynamic, feature_count]`; exactly one output named `output_name`, FLOAT,
+    /// `[dynamic, 1]`. A fixed batch dimension (even 1) is refused.
+    pub fn check(&self, session: &Session) -> Result<(), ModelError> {
+        check_outlets(
+            session.inputs(),
+            "input",
+            "inputName",
+            &self.input_name,
+            self.feature_count,
+            "featureCount",
+        )?;
+        check_outlets(
+            session.outputs(),
+            "output",
+            "outputName",
+            &self.output_name,
+            1,
+            "output width",
+        )
+    }
+}
+
+fn check_outlets(
+    outlets: &[Outlet],
+    kind: &'static str,
+    name_field: &'static str,
+    name: &str,
+    width: usize,
+    width_field: &'static str,
+) -> Result<(), ModelError> {
+    let graph = |field: &'static str, detail: String| Err(ModelError::Graph { field, detail });
+    let names = || {
+        outlets
+            .iter()
+            .map(|o| format!("{:?}", o.name()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if outlets.len() != 1 {
+        let field = if kind == "input" {
+            "input count"
+        } else {
+            "output count"
+        };
+        return graph(
+            field,
+            format!(
+                "the graph has {} {kind}s [{}], expected exactly one named {name:?}",
+                outlets.len(),
+                names()
+            ),
+        );
+    }
+    let outlet = &outlets[0];
+    if outlet.name() != name {
+        return graph(
+            name_field,
+            format!(
+                "the graph's {kind} is named {:?}, the manifest's {name_field} is {name:?}",
+                outlet.name()
+            ),
+        );
+    }
+    let (ty, shape) = match outlet.dtype() {
+        ValueType::Tensor { ty, shape, .. } => (*ty, shape),
+        other => {
+            let field = if kind == "input" {
+                "input type"
+            } else {
+                "output type"
+            };
+            return graph(field, format!("{kind} {name:?} is {other:?}, not a tensor"));
+        }
+    };
+    if ty != TensorElementType::Float32 {
+        let field = if kind == "input" {
+            "input type"
+        } else {
+            "output type"
+        };
+        return graph(field, format!("{kind} {name:?} is {ty:?}, expected FLOAT"));
+    }
+    let dims: &[i64] = shape;
+    if dims.len() != 2 {
+        return graph(
+            width_field,
+            format!("{kind} {name:?} has shape {dims:?}, expected [dynamic, {width}]"),
+        );
+    }
+    if dims[0] >= 0 {
+        return graph(
+            "batch dimension",
+            format!(
+                "{kind} {name:?} has a fixed batch dimension {} (shape {dims:?}); it must be dynamic",
+                dims[0]
+            ),
+        );
+    }
+    if dims[1] != width as i64 {
+        return graph(
+            width_field,
+            format!("{kind} {name:?} has shape {dims:?}, expected [dynamic, {width}]"),
+        );
+    }
+    Ok(())
+}
+
+/// Sessions of one model, created on demand (one per concurrent caller) and reused.
+pub struct SessionPool {
+    model: Arc<[u8]>,
+    contract: GraphContract,
+    idle: Mutex<Vec<Session>>,
+}
+
+impl SessionPool {
+    /// A pool for `model` that checks every session against `contract`. Opens and checks
+    /// one session now, so a bad graph or a missing runtime fails at load time.
+    pub fn new(model: Arc<[u8]>, contract: GraphContract) -> Result<SessionPool, ModelError> {
+        let pool = SessionPool {
+            model,
+            contract,
+            idle: Mutex::new(Vec::new()),
+        };
+        let first = pool.open()?;
+        pool.idle_sessions().push(first);
+        Ok(pool)
+    }
+
+    /// The contract every session satisfies.
+    pub fn contract(&self) -> &GraphContract {
+        &self.contract
+    }
+
+    /// Sessions created so far and not checked out.
+    pub fn idle_count(&self) -> usize {
+        self.idle_sessions().len()
+    }
+
+    /// A session for the calling worker (an idle one, or a new one), returned to the pool
+    /// when the guard drops.
+    pub fn checkout(&self) -> Result<PooledSession<'_>, ModelError> {
+        let reused = self.idle_sessions().pop();
+        let session = match reused {
+            Some(s) => s,
+            None => self.open()?,
+        };
+        Ok(PooledSession {
+            pool: self,
+            session: Some(session),
+        })
+    }
+
+    /// Run `rows` rows of `features` (row-major, `rows × feature_count`) and write the one
+    /// output per row into `out` (`out.len() == rows`).
+    pub fn run(&self, features: &[f32], out: &mut [f32]) -> Result<(), String> {
+        let rows = out.len();
+        let width = self.contract.feature_count;
+        if features.len() != rows * width {
+            return Err(format!(
+                "{} feature values for {rows} rows of width {width}",
+                features.len()
+            ));
+        }
+        if rows == 0 {
+            return Ok(());
+        }
+        let mut session = self.checkout().map_err(|e| e.to_string())?;
+        let input = TensorRef::from_array_view(([rows, width], features))
+            .map_err(|e| format!("input tensor: {e}"))?;
+        let outputs = session
+            .run(ort::inputs![self.contract.input_name.as_str() => input])
+            .map_err(|e| e.to_string())?;
+        let value = outputs
+            .get(&self.contract.output_name)
+            .ok_or_else(|| format!("no output named {:?}", self.contract.output_name))?;
+        let (shape, data) = value
+            .try_extract_tensor::<f32>()
+            .map_err(|e| format!("output {:?}: {e}", self.contract.output_name))?;
+        let dims: &[i64] = shape;
+        if dims != [rows as i64, 1] || data.len() != rows {
+            return Err(format!(
+                "output {:?} has shape {dims:?} for {rows} rows, expected [{rows}, 1]",
+                self.contract.output_name
+            ));
+        }
+        out.copy_from_slice(data);
+        Ok(())
+    }
+
+    fn idle_sessions(&self) -> std::sync::MutexGuard<'_, Vec<Session>> {
+        self.idle.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A new session, single-threaded inside (parallelism comes from the callers' threads),
+    /// graph-checked.
+    fn open(&self) -> Result<Session, ModelError> {
+        let env = runtime::environment()?;
+        let err = |e: String| ModelError::Session(e);
+        let session = Session::builder(env)
+            .map_err(|e| err(e.to_string()))?
+            .with_optimization_level(GraphOptimizationLevel::Level3)
+            .map_err(|e| err(e.to_string()))?
+            .with_intra_threads(1)
+            .map_err(|e| err(e.to_string()))?
+            .with_inter_threads(1)
+            .map_err(|e| err(e.to_string()))?
+            .commit_from_memory(&self.model)
+            .map_err(|e| err(e.to_string()))?;
+        self.contract.check(&session)?;
+        Ok(session)
+    }
+}
+
+/// A session checked out of a [`SessionPool`]; goes back to the pool on drop.
+pub struct PooledSession<'a> {
+    pool: &'a SessionPool,
+    session: Option<Session>,
+}
+
+impl Deref for PooledSession<'_> {
+    type Target = Session;
+    fn deref(&self) -> &Session {
+        // Always `Some` until drop.
+        self.session.as_ref().expect("session present until drop")
+    }
+}
+
+impl DerefMut for PooledSession<'_> {
+    fn deref_mut(&mut self) -> &mut Session {
+        self.session.as_mut().expect("session present until drop")
+    }
+}
+
+impl Drop for PooledSession<'_> {
+    fn drop(&mut self) {
+        if let Some(s) = self.session.take() {
+            self.pool.idle_sessions().push(s);
+        }
+    }
+}

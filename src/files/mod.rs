@@ -1,0 +1,95 @@
+//! Files users get (design.md "Files users get"): streaming position input (DFEN lines or a
+//! Parquet `dfen`/`fen` column), Parquet and NPY feature output, atomic writes and resumable
+//! chunked runs.
+//!
+//! Everything here streams in bounded memory: input is read in chunks of a fixed number of
+//! records, each chunk's output is a small part file written to a temporary name and renamed
+//! ([`atomic`]), and finished parts are merged into the final file at the end ([`parts`]).
+//!
+//! Output layout (the same for every writer):
+//!
+//! * Parquet: a `dfen` column (Utf8, canonical DFEN), one Float32 column per feature-schema
+//!   column named as features.md names it, then a Float32 `score` column when scoring; footer
+//!   key-value metadata `feature_schema`, `engine_version`, `perspective` (and `evaluator`).
+//! * NPY: a little-endian float32 C-order matrix `[rows, width]` with the feature columns in
+//!   schema order followed by the score as the last column when scoring (no `dfen`).
+//!
+//! ```
+//! use dicechess::files::input::parse_input_line;
+//!
+//! assert!(parse_input_line("# a comment").unwrap().is_none());
+//! assert!(parse_input_line("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap().is_some());
+//! let err = parse_input_line("4k3/8/8/8/8/8/8/4K3 x - - 0 1").unwrap_err();
+//! assert!(err.to_string().starts_with("side:"));
+//! ```
+
+pub mod atomic;
+pub mod input;
+pub mod npy_out;
+pub mod parquet_out;
+pub mod parts;
+
+pub use input::{Chunk, InputError, Location, PositionReader, RawChunk};
+pub use parquet_out::{Layout, Rows};
+
+use std::path::PathBuf;
+
+/// The engine version written into file metadata (`engine_version`).
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Why output could not be written (or a finished part could not be reused).
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// The operating system refused a write, rename or read of an output file.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// The Parquet or Arrow writer (or the reader of a part) failed.
+    #[error("{path}: {reason}")]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// The library's message.
+        reason: String,
+    },
+    /// The requested columns or the rows given do not fit the layout.
+    #[error("output layout: {0}")]
+    Layout(String),
+    /// The parts folder was left by a run with other settings or other input.
+    #[error("{dir} holds finished parts of a different run: {reason}")]
+    PartsMismatch {
+        /// The parts folder.
+        dir: PathBuf,
+        /// What differs (recorded value and current value).
+        reason: String,
+    },
+    /// The parts folder cannot be resumed at all (e.g. the input is standard input).
+    #[error("{dir}: {reason}")]
+    CannotResume {
+        /// The parts folder.
+        dir: PathBuf,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl OutputError {
+    /// An I/O error on `path`.
+    pub fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> OutputError {
+        let path = path.into();
+        move |source| OutputError::Io { path, source }
+    }
+
+    /// A format library error on `path`.
+    pub fn format<E: std::fmt::Display>(path: impl Into<PathBuf>) -> impl FnOnce(E) -> OutputError {
+        let path = path.into();
+        move |e| OutputError::Format {
+            path,
+            reason: e.to_string(),
+        }
+    }
+}

@@ -1,0 +1,319 @@
+//! Parquet output: a `dfen` Utf8 column, one Float32 column per feature column and an optional
+//! Float32 `score` column, with key-value footer metadata. [`ParquetRowsWriter`] writes one
+//! row group per [`ParquetRowsWriter::write`] call; [`ParquetConcat`] builds a file from the
+//! row groups of finished part files by copying their encoded bytes (no decoding).
+
+use super::OutputError;
+use arrow_array::{ArrayRef, Float32Array, RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::Compression;
+use parquet::column::writer::ColumnCloseResult;
+use parquet::file::metadata::{KeyValue, PageIndexPolicy, ParquetMetaData, ParquetMetaDataReader};
+use parquet::file::properties::WriterProperties;
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::ColumnPath;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The column layout of an output file: feature columns in order and whether a score follows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    features: Vec<String>,
+    score: bool,
+}
+
+impl Layout {
+    /// A layout; refuses duplicate names and feature columns called `dfen` or `score`.
+    pub fn new<S: AsRef<str>>(features: &[S], score: bool) -> Result<Layout, OutputError> {
+        let features: Vec<String> = features.iter().map(|s| s.as_ref().to_owned()).collect();
+        for (i, name) in features.iter().enumerate() {
+            if name == "dfen" || name == "score" {
+                return Err(OutputError::Layout(format!(
+                    "feature column {i} is named {name:?}, which the file layout reserves"
+                )));
+            }
+            if features[..i].contains(name) {
+                return Err(OutputError::Layout(format!(
+                    "feature column {name:?} appears twice"
+                )));
+            }
+        }
+        Ok(Layout { features, score })
+    }
+
+    /// The feature column names.
+    pub fn features(&self) -> &[String] {
+        &self.features
+    }
+
+    /// Number of feature columns.
+    pub fn width(&self) -> usize {
+        self.features.len()
+    }
+
+    /// Whether a `score` column follows the features.
+    pub fn has_score(&self) -> bool {
+        self.score
+    }
+
+    /// Columns of the NPY matrix: the features, plus one for the score.
+    pub fn matrix_width(&self) -> usize {
+        self.features.len() + usize::from(self.score)
+    }
+
+    /// The Arrow schema: `dfen` (Utf8), the features (Float32), then `score` (Float32).
+    pub fn arrow_schema(&self) -> SchemaRef {
+        let mut fields = vec![Field::new("dfen", DataType::Utf8, false)];
+        fields.extend(
+            self.features
+                .iter()
+                .map(|n| Field::new(n, DataType::Float32, false)),
+        );
+        if self.score {
+            fields.push(Field::new("score", DataType::Float32, false));
+        }
+        Arc::new(Schema::new(fields))
+    }
+}
+
+/// Rows to write: `dfens[i]` with features `features[i·width .. (i+1)·width]` (row-major) and
+/// `scores[i]` when the layout has a score.
+#[derive(Clone, Copy, Debug)]
+pub struct Rows<'a> {
+    /// Canonical DFEN of each row.
+    pub dfens: &'a [String],
+    /// Row-major features, `dfens.len() × width` values.
+    pub features: &'a [f32],
+    /// One score per row, when scoring.
+    pub scores: Option<&'a [f32]>,
+}
+
+impl Rows<'_> {
+    /// Check the shapes against `layout`.
+    pub fn check(&self, layout: &Layout) -> Result<(), OutputError> {
+        let n = self.dfens.len();
+        if self.features.len() != n * layout.width() {
+            return Err(OutputError::Layout(format!(
+                "{} feature values for {n} rows of width {}",
+                self.features.len(),
+                layout.width()
+            )));
+        }
+        match (self.scores, layout.has_score()) {
+            (Some(s), true) if s.len() == n => Ok(()),
+            (None, false) => Ok(()),
+            (Some(s), true) => Err(OutputError::Layout(format!(
+                "{} scores for {n} rows",
+                s.len()
+            ))),
+            (Some(_), false) => Err(OutputError::Layout(
+                "scores given for a layout without a score column".into(),
+            )),
+            (None, true) => Err(OutputError::Layout(
+                "no scores given for a layout with a score column".into(),
+            )),
+        }
+    }
+}
+
+/// Footer key-value metadata from `(key, value)` pairs.
+fn key_values(metadata: &[(String, String)]) -> Vec<KeyValue> {
+    metadata
+        .iter()
+        .map(|(k, v)| KeyValue::new(k.clone(), v.clone()))
+        .collect()
+}
+
+/// Writer properties shared by parts and final files: Snappy, no dictionary for `dfen`
+/// (every value is distinct), the metadata in the footer.
+fn properties(metadata: &[(String, String)]) -> WriterProperties {
+    WriterProperties::builder()
+        .set_compression(Compression::SNAPPY)
+        .set_created_by(format!("dicechess {}", super::ENGINE_VERSION))
+        .set_column_dictionary_enabled(ColumnPath::from("dfen"), false)
+        .set_key_value_metadata(Some(key_values(metadata)))
+        .build()
+}
+
+/// Streams rows into a Parquet file, one row group per [`ParquetRowsWriter::write`].
+pub struct ParquetRowsWriter<W: Write + Send> {
+    writer: ArrowWriter<W>,
+    layout: Layout,
+    schema: SchemaRef,
+    rows: u64,
+    path: PathBuf,
+}
+
+impl<W: Write + Send> ParquetRowsWriter<W> {
+    /// Start a file on `sink`; `path` names it in errors; `metadata` goes into the footer.
+    pub fn new(
+        sink: W,
+        layout: &Layout,
+        metadata: &[(String, String)],
+        path: &Path,
+    ) -> Result<Self, OutputError> {
+        let schema = layout.arrow_schema();
+        let writer = ArrowWriter::try_new(sink, schema.clone(), Some(properties(metadata)))
+            .map_err(OutputError::format(path))?;
+        Ok(ParquetRowsWriter {
+            writer,
+            layout: layout.clone(),
+            schema,
+            rows: 0,
+            path: path.to_owned(),
+        })
+    }
+
+    /// Write `rows` as one row group (nothing for zero rows).
+    pub fn write(&mut self, rows: Rows<'_>) -> Result<(), OutputError> {
+        rows.check(&self.layout)?;
+        let n = rows.dfens.len();
+        if n == 0 {
+            return Ok(());
+        }
+        let w = self.layout.width();
+        let mut cols: Vec<ArrayRef> = Vec::with_capacity(w + 2);
+        cols.push(Arc::new(StringArray::from_iter_values(rows.dfens)));
+        for c in 0..w {
+            cols.push(Arc::new(Float32Array::from_iter_values(
+                (0..n).map(|r| rows.features[r * w + c]),
+            )));
+        }
+        if let Some(s) = rows.scores {
+            cols.push(Arc::new(Float32Array::from(s.to_vec())));
+        }
+        let batch = RecordBatch::try_new(self.schema.clone(), cols)
+            .map_err(OutputError::format(&self.path))?;
+        self.writer
+            .write(&batch)
+            .map_err(OutputError::format(&self.path))?;
+        self.writer
+            .flush()
+            .map_err(OutputError::format(&self.path))?;
+        self.rows += n as u64;
+        Ok(())
+    }
+
+    /// Rows written so far.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// Write the footer; returns the row count.
+    pub fn finish(self) -> Result<u64, OutputError> {
+        self.writer
+            .close()
+            .map_err(OutputError::format(&self.path))?;
+        Ok(self.rows)
+    }
+}
+
+/// Builds a Parquet file from the row groups of other files of the same layout, copying the
+/// encoded column chunks byte for byte.
+pub struct ParquetConcat<W: Write + Send> {
+    writer: SerializedFileWriter<W>,
+    rows: u64,
+    path: PathBuf,
+}
+
+impl<W: Write + Send> ParquetConcat<W> {
+    /// Start a file on `sink` with `layout`'s schema and `metadata` in the footer.
+    pub fn new(
+        sink: W,
+        layout: &Layout,
+        metadata: &[(String, String)],
+        path: &Path,
+    ) -> Result<Self, OutputError> {
+        let arrow = ArrowWriter::try_new(sink, layout.arrow_schema(), Some(properties(metadata)))
+            .map_err(OutputError::format(path))?;
+        let (writer, _) = arrow
+            .into_serialized_writer()
+            .map_err(OutputError::format(path))?;
+        Ok(ParquetConcat {
+            writer,
+            rows: 0,
+            path: path.to_owned(),
+        })
+    }
+
+    /// Append every row group of the Parquet file `part` (its schema must equal this file's);
+    /// returns the rows appended.
+    pub fn append(&mut self, part: &Path) -> Result<u64, OutputError> {
+        let file = File::open(part).map_err(OutputError::io(part))?;
+        let meta = read_metadata(&file, part)?;
+        if meta.file_metadata().schema_descr().root_schema()
+            != self.writer.schema_descr().root_schema()
+        {
+            return Err(OutputError::Format {
+                path: part.to_owned(),
+                reason: "its columns differ from the output's".into(),
+            });
+        }
+        let page_index = meta.page_index();
+        let mut rows = 0u64;
+        for (g, rg) in meta.row_groups().iter().enumerate() {
+            let mut out = self
+                .writer
+                .next_row_group()
+                .map_err(OutputError::format(&self.path))?;
+            for (c, column) in rg.columns().iter().enumerate() {
+                let result = ColumnCloseResult {
+                    bytes_written: column.compressed_size() as u64,
+                    rows_written: rg.num_rows() as u64,
+                    metadata: column.clone(),
+                    bloom_filter: None,
+                    column_index: page_index.and_then(|pi| pi.column_index(g, c)).cloned(),
+                    offset_index: page_index.and_then(|pi| pi.offset_index(g, c)).cloned(),
+                };
+                out.append_column(&file, result)
+                    .map_err(OutputError::format(part))?;
+            }
+            out.close().map_err(OutputError::format(&self.path))?;
+            rows += rg.num_rows().max(0) as u64;
+        }
+        self.rows += rows;
+        Ok(rows)
+    }
+
+    /// Rows appended so far.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// Write the footer; returns the row count.
+    pub fn finish(self) -> Result<u64, OutputError> {
+        self.writer
+            .close()
+            .map_err(OutputError::format(&self.path))?;
+        Ok(self.rows)
+    }
+}
+
+/// Read a Parquet footer (with page indexes when present).
+fn read_metadata(file: &File, path: &Path) -> Result<ParquetMetaData, OutputError> {
+    ParquetMetaDataReader::new()
+        .with_page_index_policy(PageIndexPolicy::Optional)
+        .parse_and_finish(file)
+        .map_err(OutputError::format(path))
+}
+
+/// The footer key-value metadata of a Parquet file and its row count.
+pub fn read_footer(path: &Path) -> Result<(Vec<(String, String)>, u64), OutputError> {
+    let file = File::open(path).map_err(OutputError::io(path))?;
+    let meta = ParquetMetaDataReader::new()
+        .parse_and_finish(&file)
+        .map_err(OutputError::format(path))?;
+    let fm = meta.file_metadata();
+    let kv = fm
+        .key_value_metadata()
+        .map(|kvs| {
+            kvs.iter()
+                .map(|kv| (kv.key.clone(), kv.value.clone().unwrap_or_default()))
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok((kv, fm.num_rows().max(0) as u64))
+}
