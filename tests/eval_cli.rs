@@ -28,12 +28,27 @@ const SCHEMA: &str = "rich-9-v1";
 /// The fixture's bad line.
 const BAD_LINE: u64 = 8;
 
-/// A fresh empty folder under the system's temporary folder.
-fn temp_dir(name: &str) -> PathBuf {
+/// A fresh empty folder under the system's temporary folder, removed when dropped.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp_dir(name: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("dicechess-eval-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("create temp dir");
-    d
+    Scratch(d)
 }
 
 fn dicechess(args: &[&str]) -> Output {
@@ -190,7 +205,7 @@ fn a_bad_line_stops_the_run_naming_its_line() {
     assert!(err.contains("--skip-bad"), "{err}");
     assert!(!out.exists());
     // Nothing was finished, so nothing is left behind.
-    assert!(std::fs::read_dir(&d).unwrap().next().is_none());
+    assert!(std::fs::read_dir(&*d).unwrap().next().is_none());
 }
 
 #[test]
@@ -213,7 +228,7 @@ fn skip_bad_writes_the_good_rows_with_features_scores_and_metadata() {
         &expected(&positions, schema(SCHEMA).unwrap()),
     );
     // Only the output is left.
-    let names: Vec<_> = std::fs::read_dir(&d)
+    let names: Vec<_> = std::fs::read_dir(&*d)
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
@@ -498,7 +513,7 @@ fn argument_errors_exit_2_with_a_clear_message() {
         &["--evaluator", "material", "--model", "somewhere"],
     );
     assert_eq!(o.status.code(), Some(2), "clap refuses the pair");
-    assert!(std::fs::read_dir(&d).unwrap().next().is_none());
+    assert!(std::fs::read_dir(&*d).unwrap().next().is_none());
 }
 
 #[test]

@@ -1,5 +1,8 @@
 //! Subcommands, one file each; this file holds the argument types and the error contract.
 
+mod bestmove;
+mod bots;
+mod equity;
 #[cfg(feature = "files")]
 mod eval;
 mod moves;
@@ -33,6 +36,12 @@ enum Command {
     /// Exact probes for both colours as JSON: king/queen capture rolls, threats, attackers,
     /// hanging pieces, mobility, passed pawns, diversity, ADEP classes.
     Probe(probe::Args),
+    /// Choose a turn with a bot; JSON with `moves`, `score` and search `stats`.
+    Bestmove(bestmove::Args),
+    /// Monte-Carlo equity (White / Black / undecided) of a position.
+    Equity(equity::Args),
+    /// List the bots.
+    Bots(bots::Args),
     /// Features and/or scores of many positions (DFEN lines, `-` or Parquet) to Parquet or
     /// NPY; resumable, all cores.
     #[cfg(feature = "files")]
@@ -107,6 +116,9 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Playable(a) => playable::run(a, out)?,
         Command::Perft(a) => perft::run(a, out)?,
         Command::Probe(a) => probe::run(a, out)?,
+        Command::Bestmove(a) => bestmove::run(a, out)?,
+        Command::Equity(a) => equity::run(a, out)?,
+        Command::Bots(a) => bots::run(a, out)?,
         #[cfg(feature = "files")]
         Command::Eval(a) => eval::run(a, out)?,
     }

@@ -1,8 +1,10 @@
 //! Search: the transposition table, the time manager (and, built on them, expectimax,
 //! Monte-Carlo equity and the bots).
 
+pub mod bots;
 mod chance;
 mod expectimax;
+pub mod montecarlo;
 mod stats;
 pub mod time;
 pub mod tt;
@@ -12,6 +14,7 @@ pub use chance::{outcomes, rolls_by_weight, ChanceMode, Outcome};
 pub use expectimax::{
     transformed_root_alpha, CandidateReport, Expectimax, SearchConfig, SearchError, SearchResult,
 };
+pub use montecarlo::{equity, EquityEstimate, MonteCarloConfig};
 pub use stats::RootSearchStats;
 pub use time::{budget, budget_ms, ClockState, TimeBudget, TimePolicy};
 pub use tt::{Bound, Entry, TableStats, TranspositionTable};

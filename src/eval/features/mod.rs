@@ -1,5 +1,15 @@
 //! Feature schemas (features.md): frozen, versioned column layouts shared with the training
 //! pipeline. A schema never changes once published; a change is a new id.
+//!
+//! The seven schemas ([`SCHEMA_IDS`], [`all_schemas`], [`schema`]) are unit structs, one file
+//! per family: [`Material7`] (material.rs); [`Rich9`], [`RichPdi11`] (rich.rs); [`Kcp13`],
+//! [`KcpMobility27`], [`KcpMobilityPawns31`] (kcp.rs); [`RawBoard768`] (raw_board.rs). A
+//! wider schema's row function fills the narrower one's columns by calling it, and its
+//! column names are built from the narrower one's, so prefixes agree by construction.
+//! Row functions (`extract_row`) do not allocate. `material-7-v1`, `rich-9-v1`,
+//! `rich-pdi-11-v1` and `raw-board-768-v1` override `extract` with a chunk-wise path over
+//! the batch columns (material popcounts straight from the type and colour columns); the
+//! capture-probability schemas, whose cost is the search, use the default row-parallel one.
 
 use crate::batch::{PositionBatch, RowId};
 use crate::board::Position;
@@ -142,7 +152,9 @@ fn extract_chunks<F: ChunkFill>(batch: &PositionBatch, perspective: Perspective)
 
 /// [`ChunkFill::fill_chunk`], compiled with the `popcnt` instruction where the CPU has it
 /// (the baseline x86-64 target counts bits with a dozen shifts and masks). Same results
-/// either way: only the instruction selection differs.
+/// either way: only the instruction selection differs. Only what gets inlined here (the
+/// material kernel) gains; out-of-line callees such as `probe::mobility` keep the baseline
+/// build.
 #[inline(always)]
 fn fill_fast<F: ChunkFill>(
     batch: &PositionBatch,

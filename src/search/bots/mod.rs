@@ -1,0 +1,83 @@
+//! Every bot a user can pick, behind one trait and one registry (search-reference.md §2).
+
+mod book;
+mod heuristic;
+mod policy;
+mod registry;
+mod searching;
+
+pub use book::{BookError, OpeningBook, OpeningBookBot};
+pub use heuristic::{CheckmateAware, Greedy, GreedyTerms, RandomBot, RandomKingCapture};
+pub use policy::{dead_draw, win_probability, DrawDoublePolicy};
+pub use registry::{bot_by_id, registry, BotBuildError, BotOptions, BOT_IDS};
+pub use searching::{ExpectimaxBot, MonteCarloBot};
+
+use super::stats::RootSearchStats;
+use super::SearchError;
+use crate::board::Position;
+use crate::rules::TurnPath;
+use dicechess_kernels::Color;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::Serialize;
+use std::time::Instant;
+
+/// A bot's registry entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BotInfo {
+    /// Case-insensitive id, e.g. `greedy`.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Difficulty, 1 (weakest) upwards.
+    pub difficulty: u8,
+    /// One line on how it plays.
+    pub description: String,
+}
+
+/// A decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// The turn; `None` for a forced pass.
+    pub path: Option<TurnPath>,
+    /// The bot's score for it on its own scale (centipawns, or the search value).
+    pub score: f64,
+    /// Search statistics, for searching bots.
+    pub stats: Option<RootSearchStats>,
+}
+
+/// What a bot may use for one decision.
+pub struct Turn<'a> {
+    /// Randomness for tie-breaks and sampling (seeded per game for reproducibility).
+    pub rng: &'a mut Xoshiro256PlusPlus,
+    /// Think until at most this instant (bots that honour deadlines).
+    pub deadline: Option<Instant>,
+}
+
+/// A Dice Chess player.
+pub trait Bot: Send + Sync {
+    /// The registry entry.
+    fn info(&self) -> BotInfo;
+
+    /// Choose a legal turn for the rolled position (`None` only for a forced pass).
+    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError>;
+
+    /// Draw and doubling decisions (default: never offer, never accept a draw; take a double
+    /// when the logistic win probability exceeds 0.25).
+    fn policy(&self) -> DrawDoublePolicy {
+        DrawDoublePolicy::Default
+    }
+}
+
+/// The first shortest king-capturing path, if any (every bot plays it at once).
+pub fn first_shortest_win(paths: &[TurnPath]) -> Option<TurnPath> {
+    paths
+        .iter()
+        .filter(|p| p.captures_king())
+        .min_by_key(|p| p.len())
+        .copied()
+}
+
+/// Whether `color` has a king attacked after `pos` (geometric; dice ignored).
+pub(crate) fn exposed(pos: &Position, color: Color) -> bool {
+    crate::probe::king_attacked(pos, color)
+}

@@ -1,0 +1,176 @@
+//! The bot registry: every id a user can pick, built from options.
+
+use super::BotInfo;
+use super::{
+    Bot, CheckmateAware, ExpectimaxBot, Greedy, GreedyTerms, MonteCarloBot, OpeningBook,
+    OpeningBookBot, RandomBot, RandomKingCapture,
+};
+use crate::eval::{BatchEvaluator, Material};
+use crate::search::{ChanceMode, Expectimax, SearchConfig, TranspositionTable};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Every registered id, by difficulty.
+pub const BOT_IDS: [&str; 10] = [
+    "random",
+    "random-king-capture",
+    "checkmate-aware",
+    "greedy",
+    "cautious-greedy",
+    "aggressive",
+    "monte-carlo",
+    "expectimax",
+    "expectimax-d3",
+    "expectimax-model",
+];
+
+/// How to build a bot.
+#[derive(Clone, Debug, Default)]
+pub struct BotOptions {
+    /// A model package for model leaves (`expectimax-model`).
+    pub model: Option<PathBuf>,
+    /// An opening book (TSV) to wrap the bot with.
+    pub book: Option<PathBuf>,
+    /// Candidate limit for expectimax (default 8).
+    pub candidate_limit: Option<usize>,
+    /// Transposition table size for expectimax, MiB (default 64; 0 = none).
+    pub table_mb: Option<usize>,
+}
+
+/// Why a bot could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum BotBuildError {
+    /// No such id.
+    #[error("unknown bot {id:?}; known: {}", BOT_IDS.join(", "))]
+    Unknown {
+        /// The id asked for.
+        id: String,
+    },
+    /// The bot needs a model and none was given.
+    #[error("bot {id:?} needs a model package (--model DIR)")]
+    NeedsModel {
+        /// The id.
+        id: String,
+    },
+    /// The model package was refused.
+    #[error("model package: {0}")]
+    Model(String),
+    /// The opening book was refused.
+    #[error(transparent)]
+    Book(#[from] super::BookError),
+    /// The search configuration was refused.
+    #[error(transparent)]
+    Search(#[from] crate::search::SearchError),
+}
+
+fn expectimax(
+    id: &str,
+    name: &str,
+    difficulty: u8,
+    depth: u8,
+    leaf: Arc<dyn BatchEvaluator>,
+    opts: &BotOptions,
+) -> Result<Box<dyn Bot>, BotBuildError> {
+    let config = SearchConfig {
+        depth,
+        candidate_limit: opts.candidate_limit.unwrap_or(8),
+        chance: ChanceMode::Adep,
+        ..SearchConfig::default()
+    };
+    let mut search = Expectimax::new(config, leaf.clone())?;
+    let mb = opts.table_mb.unwrap_or(64);
+    if mb > 0 {
+        search = search.with_table(Arc::new(TranspositionTable::with_megabytes(mb)));
+    }
+    Ok(Box::new(ExpectimaxBot {
+        search,
+        info: BotInfo {
+            id: id.into(),
+            name: name.into(),
+            difficulty,
+            description: format!(
+                "expectimax depth {depth} over {} leaves, batched, pruned",
+                leaf.id()
+            ),
+        },
+    }))
+}
+
+/// Build the bot `id` (case-insensitive) with `opts`; wrapped with the opening book when
+/// one is given.
+pub fn bot_by_id(id: &str, opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
+    let lower = id.to_ascii_lowercase();
+    let bot: Box<dyn Bot> = match lower.as_str() {
+        "random" => Box::new(RandomBot),
+        "random-king-capture" => Box::new(RandomKingCapture),
+        "checkmate-aware" => Box::new(CheckmateAware),
+        "greedy" => Box::new(Greedy {
+            terms: GreedyTerms::Material,
+        }),
+        "cautious-greedy" | "greedy-v2" => Box::new(Greedy {
+            terms: GreedyTerms::Cautious,
+        }),
+        "aggressive" => Box::new(Greedy {
+            terms: GreedyTerms::Aggressive,
+        }),
+        "monte-carlo" => Box::new(MonteCarloBot::default()),
+        "expectimax" => expectimax("expectimax", "Expectimax", 8, 2, Arc::new(Material), opts)?,
+        "expectimax-d3" => expectimax(
+            "expectimax-d3",
+            "Expectimax (depth 3)",
+            9,
+            3,
+            Arc::new(Material),
+            opts,
+        )?,
+        "expectimax-model" => {
+            let Some(dir) = &opts.model else {
+                return Err(BotBuildError::NeedsModel { id: lower });
+            };
+            let leaf = load_model(dir)?;
+            expectimax("expectimax-model", "Expectimax (model)", 10, 2, leaf, opts)?
+        }
+        _ => return Err(BotBuildError::Unknown { id: id.to_owned() }),
+    };
+    Ok(match &opts.book {
+        Some(path) => Box::new(OpeningBookBot::new(OpeningBook::load(path)?, bot)),
+        None => bot,
+    })
+}
+
+#[cfg(feature = "onnx")]
+fn load_model(dir: &std::path::Path) -> Result<Arc<dyn BatchEvaluator>, BotBuildError> {
+    let model = crate::eval::onnx::FeatureModel::load(dir)
+        .map_err(|e| BotBuildError::Model(e.to_string()))?;
+    Ok(Arc::new(model))
+}
+
+#[cfg(not(feature = "onnx"))]
+fn load_model(dir: &std::path::Path) -> Result<Arc<dyn BatchEvaluator>, BotBuildError> {
+    Err(BotBuildError::Model(format!(
+        "{}: this build has no ONNX support (feature `onnx`)",
+        dir.display()
+    )))
+}
+
+/// The registry entries of every bot, by difficulty (bots that need a model are listed with
+/// the entry they get once one is given).
+pub fn registry() -> Vec<BotInfo> {
+    let opts = BotOptions {
+        table_mb: Some(0),
+        ..BotOptions::default()
+    };
+    BOT_IDS
+        .iter()
+        .map(|id| match bot_by_id(id, &opts) {
+            Ok(b) => b.info(),
+            Err(_) => BotInfo {
+                id: (*id).into(),
+                name: "Expectimax (model)".into(),
+                difficulty: 10,
+                description: "expectimax depth 2 over a model package's leaves (needs --model DIR)"
+                    .into(),
+            },
+        })
+        .collect()
+}

@@ -1,0 +1,130 @@
+//! The searching bots: expectimax (material or model leaves) and Monte-Carlo.
+
+use super::{first_shortest_win, Bot, BotInfo, Choice, DrawDoublePolicy, Turn};
+use crate::board::Position;
+use crate::eval::Material;
+use crate::rules::legal_paths;
+use crate::search::montecarlo::{equity, MonteCarloConfig};
+use crate::search::{Expectimax, SearchError, TERMINAL_WIN_SCORE};
+use dicechess_kernels::Color;
+use rand_core::Rng;
+
+/// Expectimax at depth 2 or 3 behind the [`Bot`] trait.
+pub struct ExpectimaxBot {
+    /// The searcher.
+    pub search: Expectimax,
+    /// Its registry entry.
+    pub info: BotInfo,
+}
+
+impl Bot for ExpectimaxBot {
+    fn info(&self) -> BotInfo {
+        self.info.clone()
+    }
+
+    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
+        let r = self.search.search(pos, turn.deadline, turn.rng)?;
+        Ok(Choice {
+            path: r.path,
+            score: r.score,
+            stats: Some(r.stats),
+        })
+    }
+
+    fn policy(&self) -> DrawDoublePolicy {
+        DrawDoublePolicy::Aggressive
+    }
+}
+
+/// Monte-Carlo: the top candidates by material, each scored by a Rao-Blackwellised equity
+/// estimate of its after-state; the strict best wins (first on ties).
+pub struct MonteCarloBot {
+    /// Rollout settings per candidate (the seed is replaced per decision from the game's
+    /// generator, so games stay reproducible).
+    pub config: MonteCarloConfig,
+    /// Candidates estimated.
+    pub candidates: usize,
+}
+
+impl Default for MonteCarloBot {
+    fn default() -> Self {
+        MonteCarloBot {
+            config: MonteCarloConfig {
+                rollouts: 120,
+                max_plies: 40,
+                ..MonteCarloConfig::default()
+            },
+            candidates: 16,
+        }
+    }
+}
+
+impl Bot for MonteCarloBot {
+    fn info(&self) -> BotInfo {
+        BotInfo {
+            id: "monte-carlo".into(),
+            name: "Monte-Carlo".into(),
+            difficulty: 7,
+            description: "Rao-Blackwellised rollouts over the best material candidates".into(),
+        }
+    }
+
+    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
+        let paths = legal_paths(pos);
+        if paths.is_empty() {
+            return Ok(Choice {
+                path: None,
+                score: 0.0,
+                stats: None,
+            });
+        }
+        if let Some(win) = first_shortest_win(&paths) {
+            return Ok(Choice {
+                path: Some(win),
+                score: TERMINAL_WIN_SCORE,
+                stats: None,
+            });
+        }
+        let us = pos.side_to_move();
+        let mut scored: Vec<(usize, i32)> = paths
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (i, Material::score(&p.end_position(pos), us)))
+            .collect();
+        scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        scored.truncate(self.candidates);
+        let mut best: Option<(usize, f64)> = None;
+        for (k, &(i, _)) in scored.iter().enumerate() {
+            if k > 0
+                && turn
+                    .deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                break;
+            }
+            let after = paths[i].end_position(pos);
+            let config = MonteCarloConfig {
+                seed: turn.rng.next_u64(),
+                ..self.config
+            };
+            let e = equity(&after, &config, turn.deadline);
+            let win = match us {
+                Color::White => e.white_win,
+                Color::Black => e.black_win,
+            };
+            if best.is_none_or(|(_, b)| win > b) {
+                best = Some((i, win));
+            }
+        }
+        let (i, win) = best.unwrap_or((scored[0].0, 0.0));
+        Ok(Choice {
+            path: Some(paths[i]),
+            score: (win * 1e6).round(),
+            stats: None,
+        })
+    }
+
+    fn policy(&self) -> DrawDoublePolicy {
+        DrawDoublePolicy::MonteCarlo
+    }
+}
