@@ -26,3 +26,8 @@ pub mod rules;
 pub mod search;
 
 pub use dicechess_kernels as kernels;
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
