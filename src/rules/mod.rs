@@ -25,7 +25,7 @@ pub use playable::playable_dice;
 pub use rolls::{WeightedRoll, ROLLS, ROLL_DENOMINATOR};
 pub use tree::TurnTree;
 pub use turn::{
-    has_payable_move, legal_first_moves, legal_paths, PathMoves, TurnGenerator, TurnPath,
+    has_payable_move, legal_first_moves, legal_paths, EndStates, PathMoves, TurnGenerator, TurnPath,
 };
 pub use uci::{parse_uci, parse_uci_path, UciError};
 pub use validate::{play_turn, TurnError};

@@ -175,6 +175,8 @@ pub struct TurnGenerator {
     other_ends: Vec<Position>,
     lists: [MoveList; 3],
     best: u8,
+    seen: KeySet,
+    found: Vec<(Position, u8)>,
 }
 
 impl TurnGenerator {
@@ -381,6 +383,118 @@ impl<M: Meter> Walk<'_, M> {
         ControlFlow::Continue(())
     }
 }
+
+/// What the legal turns of a rolled position lead to (see
+/// [`TurnGenerator::end_states_into`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndStates {
+    /// No legal turn: the roll is a pass.
+    Pass,
+    /// Some legal turn captures the enemy king (the positions are not collected).
+    KingCapture,
+    /// The distinct after-states were appended; the number of completed walks (before
+    /// de-duplication) is given.
+    Moves(usize),
+}
+
+impl TurnGenerator {
+    /// The distinct positions after the end of turn of every legal turn of `pos`, without
+    /// listing paths: a walk that skips a node it has already expanded with the same dice
+    /// left (transpositions: `A,B` and `B,A` reach the same node), stops at the first king
+    /// capture, and keeps the completions of maximal cost (rules.md §5). Positions are
+    /// distinct by Zobrist key, so two that differ only in their clocks count once. This is
+    /// what a search's chance node needs, at a fraction of the cost of all paths.
+    pub fn end_states_into(&mut self, pos: &Position, out: &mut Vec<Position>) -> EndStates {
+        self.seen.clear();
+        self.found.clear();
+        let mut best = 0u8;
+        let king = ends_dfs(
+            pos,
+            0,
+            &mut self.lists,
+            &mut self.seen,
+            &mut self.found,
+            &mut best,
+        )
+        .is_break();
+        if king {
+            return EndStates::KingCapture;
+        }
+        if self.found.is_empty() {
+            return EndStates::Pass;
+        }
+        let completed = self.found.len();
+        self.seen.clear();
+        for (p, cost) in &self.found {
+            if *cost == best {
+                let after = p.end_turn();
+                if self.seen.insert(after.key()) {
+                    out.push(after);
+                }
+            }
+        }
+        EndStates::Moves(completed)
+    }
+}
+
+/// The walk of [`TurnGenerator::end_states_into`]; `Break` on a king capture.
+fn ends_dfs(
+    pos: &Position,
+    cost: u8,
+    lists: &mut [MoveList],
+    seen: &mut KeySet,
+    found: &mut Vec<(Position, u8)>,
+    best: &mut u8,
+) -> ControlFlow<()> {
+    let (mask, castle) = payable(pos);
+    let mut any = false;
+    if let (true, Some((list, deeper))) = (mask != 0, lists.split_first_mut()) {
+        generate_into(pos, mask, castle, list);
+        list.try_for_each(pos, |m| {
+            any = true;
+            if pos.captures_king(m) {
+                return ControlFlow::Break(());
+            }
+            let next = pos.play_unchecked(m);
+            let c = cost + m.cost();
+            if next.dice().is_empty() {
+                if c >= *best {
+                    *best = c;
+                    found.push((next, c));
+                }
+            } else if seen.insert(next.key()) {
+                ends_dfs(&next, c, deeper, seen, found, best)?;
+            }
+            ControlFlow::Continue(())
+        })?;
+    }
+    if !any && cost > 0 && cost >= *best {
+        *best = cost;
+        found.push((*pos, cost));
+    }
+    ControlFlow::Continue(())
+}
+
+/// Hashes a Zobrist key by itself (it is already uniformly mixed).
+#[derive(Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+/// A set of Zobrist keys.
+pub(crate) type KeySet = std::collections::HashSet<u64, std::hash::BuildHasherDefault<KeyHasher>>;
 
 /// The legal turn paths of `pos` (rules.md §5); empty = pass. See
 /// [`TurnGenerator::legal_paths_into`] for the allocation-free form.

@@ -24,7 +24,7 @@ use super::value::{
 use crate::batch::PositionBatch;
 use crate::board::Position;
 use crate::eval::{BatchEvaluator, EvalError, Material};
-use crate::rules::{TurnGenerator, TurnPath};
+use crate::rules::{EndStates, TurnGenerator, TurnPath};
 use dicechess_kernels::Color;
 use rand_core::Rng;
 use rayon::prelude::*;
@@ -535,37 +535,26 @@ impl Expectimax {
 
     /// Distinct replies of a rolled position (turn ended), and terminal flags.
     fn replies(&self, s: &mut Scratch, rolled: &Position) -> Replies {
-        s.paths.clear();
-        s.ends.clear();
-        s.gen
-            .legal_paths_with_ends_into(rolled, &mut s.paths, &mut s.ends);
-        s.stats.leaves += s.paths.len() as u64;
-        if s.paths.is_empty() {
-            return Replies {
+        let mut states = Vec::new();
+        match s.gen.end_states_into(rolled, &mut states) {
+            EndStates::Pass => Replies {
                 king: false,
                 pass: Some(rolled.end_turn()),
-                states: Vec::new(),
-            };
-        }
-        if s.paths.iter().any(|p| p.captures_king()) {
-            return Replies {
+                states,
+            },
+            EndStates::KingCapture => Replies {
                 king: true,
                 pass: None,
-                states: Vec::new(),
-            };
-        }
-        s.seen.clear();
-        let mut states = Vec::with_capacity(s.ends.len());
-        for e in &s.ends {
-            let after = e.end_turn();
-            if s.seen.insert(after.key()) {
-                states.push(after);
+                states,
+            },
+            EndStates::Moves(walked) => {
+                s.stats.leaves += walked as u64;
+                Replies {
+                    king: false,
+                    pass: None,
+                    states,
+                }
             }
-        }
-        Replies {
-            king: false,
-            pass: None,
-            states,
         }
     }
 
