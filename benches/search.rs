@@ -1,0 +1,136 @@
+//! Depth-2 expectimax at candidate limit 24 with the material evaluator on five middlegame
+//! positions, on 1 and 2 threads. Before timing, each search's value is asserted equal to
+//! an exact (unpruned, sequential, per-roll) search. Prints per position: time per
+//! candidate, leaves/s, leaf dedup ratio and table hit rate.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use dicechess::board::Position;
+use dicechess::eval::{BatchEvaluator, Material};
+use dicechess::search::{ChanceMode, Expectimax, SearchConfig, TranspositionTable};
+use rand_xoshiro::rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const POSITIONS: [(&str, &str); 5] = [
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 PNB",
+    ),
+    (
+        "qgd",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8 NBQ",
+    ),
+    (
+        "slav",
+        "r2qkb1r/pp1n1ppp/2p1pn2/3p1b2/2PP4/1QN1PN2/PP3PPP/R1B1KB1R w KQkq - 0 7 PRK",
+    ),
+    (
+        "hedgehog",
+        "2rq1rk1/pb1nbppp/1p2pn2/3p4/2PP4/1PN1PN2/PB2BPPP/2RQ1RK1 w - - 0 12 PNR",
+    ),
+    (
+        "ruy",
+        "r1b2rk1/2q1bppp/p2p1n2/np2p3/3PP3/2P2N1P/PPB2PP1/RNBQR1K1 w - - 0 13 BBQ",
+    ),
+];
+
+fn config(parallel: bool) -> SearchConfig {
+    SearchConfig {
+        depth: 2,
+        candidate_limit: 24,
+        chance: ChanceMode::Adep,
+        pruning: true,
+        parallel,
+        ..SearchConfig::default()
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let leaf: Arc<dyn BatchEvaluator> = Arc::new(Material);
+    let pools = [1usize, 2].map(|n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .expect("pool")
+    });
+    for (name, dfen) in POSITIONS {
+        let pos = Position::from_dfen(dfen).expect("benchmark DFEN");
+        // The result first: pruned, parallel search = exact search.
+        let exact = Expectimax::new(
+            SearchConfig {
+                pruning: false,
+                parallel: false,
+                chance: ChanceMode::Rolls,
+                ..config(false)
+            },
+            leaf.clone(),
+        )
+        .expect("config")
+        .search(&pos, None, &mut Xoshiro256PlusPlus::seed_from_u64(0))
+        .expect("search");
+        let mut group = c.benchmark_group(format!("search_d2_k24/{name}"));
+        for (threads, pool) in [1, 2].iter().zip(&pools) {
+            let search = Expectimax::new(config(*threads > 1), leaf.clone()).expect("config");
+            let r = pool
+                .install(|| search.search(&pos, None, &mut Xoshiro256PlusPlus::seed_from_u64(0)))
+                .expect("search");
+            assert_eq!(
+                r.score, exact.score,
+                "{name}: pruned search must equal the exact one"
+            );
+            // One timed run with a fresh table for the report line.
+            let tt = Arc::new(TranspositionTable::with_megabytes(64));
+            let with_tt = Expectimax::new(config(*threads > 1), leaf.clone())
+                .expect("config")
+                .with_table(tt.clone());
+            let t = Instant::now();
+            let r = pool
+                .install(|| with_tt.search(&pos, None, &mut Xoshiro256PlusPlus::seed_from_u64(0)))
+                .expect("search");
+            let secs = t.elapsed().as_secs_f64();
+            assert_eq!(r.score, exact.score);
+            let s = r.stats;
+            eprintln!(
+                "{name:9} {threads}T: {:7.1} ms/decision, {:6.2} ms/candidate, {:5.1} M leaves/s, dedup {:.3}, table hit rate {:.3} (2nd search {:.3}), selected {}, completed {}, cut {}",
+                secs * 1e3,
+                secs * 1e3 / s.candidates_selected.max(1) as f64,
+                s.leaves as f64 / secs / 1e6,
+                s.dedup_ratio(),
+                tt.stats().hit_rate(),
+                {
+                    let before = tt.stats();
+                    let _ = pool.install(|| with_tt.search(&pos, None, &mut Xoshiro256PlusPlus::seed_from_u64(0)));
+                    let after = tt.stats();
+                    (after.hits - before.hits) as f64 / (after.probes - before.probes).max(1) as f64
+                },
+                s.candidates_selected,
+                s.candidates_completed,
+                s.cutoffs,
+            );
+            group.bench_function(BenchmarkId::new("threads", threads), |b| {
+                b.iter(|| {
+                    pool.install(|| {
+                        search.search(
+                            black_box(&pos),
+                            None,
+                            &mut Xoshiro256PlusPlus::seed_from_u64(0),
+                        )
+                    })
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3))
+        .sample_size(10);
+    targets = bench
+}
+criterion_main!(benches);
