@@ -210,3 +210,101 @@ proptest! {
         prop_assert_eq!(best_set(&with_tt), want);
     }
 }
+
+/// Every row scores `value` (from the row's side-to-move view).
+struct Constant(f32);
+
+impl BatchEvaluator for Constant {
+    fn id(&self) -> String {
+        "constant".into()
+    }
+    fn evaluate(
+        &self,
+        batch: &dicechess::batch::PositionBatch,
+        out: &mut [f32],
+    ) -> Result<(), dicechess::eval::EvalError> {
+        assert_eq!(batch.len(), out.len());
+        out.fill(self.0);
+        Ok(())
+    }
+}
+
+/// A collapse model answering `value` for every candidate.
+struct ConstantCollapse(f64);
+
+impl dicechess::search::ChanceCollapse for ConstantCollapse {
+    fn id(&self) -> String {
+        "constant-collapse".into()
+    }
+    fn expectations(
+        &self,
+        after: &dicechess::batch::PositionBatch,
+        _root: dicechess::kernels::Color,
+    ) -> Result<Vec<f64>, dicechess::eval::EvalError> {
+        Ok(vec![self.0; after.len()])
+    }
+}
+
+#[test]
+fn a_loss_tainted_candidate_is_never_rescued_by_the_rescorer() {
+    // e1d2 loses the king to the a5 bishop on some roll; a rescorer that loves every
+    // after-state (its −9000 for the opponent to move is +9000 for us) blends the others.
+    let p = pos("7k/8/8/b7/8/8/5P2/4K3 w - - 0 1 NBK");
+    for w in [0.5, 1.0] {
+        let s = Expectimax::new(
+            SearchConfig {
+                rescore_weight: w,
+                ..exact(2, 8)
+            },
+            material(),
+        )
+        .expect("config")
+        .with_rescore(Arc::new(Constant(-9000.0)));
+        let r = s
+            .search(&p, None, &mut Xoshiro256PlusPlus::seed_from_u64(1))
+            .expect("search");
+        let tainted = r
+            .candidates
+            .iter()
+            .find(|c| c.path.uci() == "e1d2")
+            .expect("candidate");
+        assert!(tainted.loss_tainted && tainted.value.expect("complete") < -1e6);
+        assert_ne!(r.path.expect("a move").uci(), "e1d2");
+    }
+}
+
+#[test]
+fn chance_collapse_with_and_without_loss_guard() {
+    // search-reference.md §4.6: collapse 500, rescore 9000, w = 1 → 9000 without the guard,
+    // 500 with it when every candidate is loss-tainted (the h8 queen reaches a1 through or
+    // after the b2 pawn whatever White plays).
+    let p = pos("7q/8/8/8/8/8/PP6/K6k w - - 0 1 PPP");
+    let run = |guard: bool| {
+        Expectimax::new(
+            SearchConfig {
+                rescore_weight: 1.0,
+                ..SearchConfig::default()
+            },
+            material(),
+        )
+        .expect("config")
+        .with_rescore(Arc::new(Constant(-9000.0)))
+        .with_collapse(Arc::new(ConstantCollapse(500.0)), guard)
+        .search(&p, None, &mut Xoshiro256PlusPlus::seed_from_u64(1))
+        .expect("search")
+    };
+    let plain = run(false);
+    assert_eq!(plain.score, 9000.0);
+    assert_eq!(
+        plain.stats.candidates_collapsed,
+        plain.stats.candidates_selected
+    );
+    assert_eq!(plain.stats.candidates_completed, 0);
+    let guarded = run(true);
+    assert!(
+        guarded.candidates.iter().all(|c| c.loss_tainted),
+        "{:?}",
+        guarded.candidates
+    );
+    assert_eq!(guarded.score, 500.0);
+}

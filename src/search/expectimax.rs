@@ -104,6 +104,40 @@ pub struct SearchResult {
     pub candidates: Vec<CandidateReport>,
 }
 
+/// A model that scores a root candidate's whole chance node from its after-state
+/// (search-reference.md §4.6): one batched call replaces every candidate's expansion.
+pub trait ChanceCollapse: Send + Sync {
+    /// A short id for reports.
+    fn id(&self) -> String;
+
+    /// The chance-node expectation of each after-state, from `root`'s view, on the model's
+    /// own axis (one value per row).
+    fn expectations(
+        &self,
+        after_states: &PositionBatch,
+        root: Color,
+    ) -> Result<Vec<f64>, EvalError>;
+}
+
+#[cfg(feature = "onnx")]
+impl ChanceCollapse for crate::eval::onnx::CollapseModel {
+    fn id(&self) -> String {
+        crate::eval::onnx::CollapseModel::id(self)
+    }
+
+    fn expectations(
+        &self,
+        after_states: &PositionBatch,
+        root: Color,
+    ) -> Result<Vec<f64>, EvalError> {
+        let v = self.predict(
+            after_states,
+            crate::eval::features::Perspective::Fixed(root),
+        )?;
+        Ok(v.into_iter().map(f64::from).collect())
+    }
+}
+
 /// The expectimax searcher: configuration, evaluators and an optional shared table.
 #[derive(Clone)]
 pub struct Expectimax {
@@ -111,6 +145,7 @@ pub struct Expectimax {
     leaf: Arc<dyn BatchEvaluator>,
     prerank: Option<Arc<dyn BatchEvaluator>>,
     rescore: Option<Arc<dyn BatchEvaluator>>,
+    collapse: Option<(Arc<dyn ChanceCollapse>, bool)>,
     tt: Option<Arc<TranspositionTable>>,
 }
 
@@ -241,6 +276,7 @@ impl Expectimax {
             leaf,
             prerank: None,
             rescore: None,
+            collapse: None,
             tt: None,
         })
     }
@@ -260,6 +296,15 @@ impl Expectimax {
     /// Blend each completed candidate with a rescoring model (`config.rescore_weight`).
     pub fn with_rescore(mut self, rescore: Arc<dyn BatchEvaluator>) -> Expectimax {
         self.rescore = Some(rescore);
+        self
+    }
+
+    /// Replace every candidate's chance node by one batched collapse-model call. With
+    /// `loss_guard` and an active rescorer, a candidate after which the opponent can capture
+    /// our king on some roll (exact king-capture count > 0) is never blended. Collapsed values
+    /// are never stored in the table; pruning and depth do not apply.
+    pub fn with_collapse(mut self, model: Arc<dyn ChanceCollapse>, loss_guard: bool) -> Expectimax {
+        self.collapse = Some((model, loss_guard));
         self
     }
 
@@ -398,6 +443,32 @@ impl Expectimax {
             return Ok(self.finish_fallback(&paths, &afters, fallback, stats, reports));
         }
 
+        if let Some((model, guard)) = &self.collapse {
+            let cands: Vec<Position> = order.iter().map(|&c| afters[c].0).collect();
+            let values = model.expectations(&PositionBatch::from_positions(&cands), us)?;
+            if values.len() != cands.len() {
+                // A wrong batch length is refused: nothing ranked, pre-rank fallback.
+                stats.candidates_abandoned = 1;
+                stats.fell_back_to_pre_rank = true;
+                return Ok(self.finish_fallback(&paths, &afters, fallback, stats, reports));
+            }
+            stats.candidates_collapsed = cands.len() as u32;
+            for (k, (v, after)) in values.iter().zip(&cands).enumerate() {
+                let tainted = *guard && w > 0.0 && crate::probe::king_capture_rolls(after, us) > 0;
+                reports[k].loss_tainted = tainted;
+                reports[k].value = Some(if w > 0.0 && !tainted {
+                    (1.0 - w) * v + w * resc[k] as f64
+                } else {
+                    *v
+                });
+            }
+            let best = reports
+                .iter()
+                .filter_map(|r| r.value)
+                .fold(f64::NEG_INFINITY, f64::max);
+            return Ok(self.pick_best(&paths, &groups, &order, best, stats, reports, rng));
+        }
+
         let plies = self.config.depth - 1;
         // Best blended value so far (root domain), for each candidate's window.
         let best_final = AtomicU64::new(f64::NEG_INFINITY.to_bits());
@@ -501,7 +572,21 @@ impl Expectimax {
             .iter()
             .filter_map(|r| r.value)
             .fold(f64::NEG_INFINITY, f64::max);
-        // Uniform among every path of every candidate whose value equals the best.
+        Ok(self.pick_best(&paths, &groups, &order, best, stats, reports, rng))
+    }
+
+    /// Uniform among every path of every candidate whose value equals `best`.
+    #[allow(clippy::too_many_arguments)]
+    fn pick_best<R: Rng>(
+        &self,
+        paths: &[TurnPath],
+        groups: &[Vec<usize>],
+        order: &[usize],
+        best: f64,
+        stats: RootSearchStats,
+        reports: Vec<CandidateReport>,
+        rng: &mut R,
+    ) -> SearchResult {
         let tied: Vec<usize> = order
             .iter()
             .zip(&reports)
@@ -509,12 +594,12 @@ impl Expectimax {
             .flat_map(|(&c, _)| groups[c].iter().copied())
             .collect();
         let pick = tied[(rng.next_u64() % tied.len() as u64) as usize];
-        Ok(SearchResult {
+        SearchResult {
             path: Some(paths[pick]),
             score: best,
             stats,
             candidates: reports,
-        })
+        }
     }
 
     fn finish_fallback(

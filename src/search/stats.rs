@@ -27,6 +27,8 @@ pub struct RootSearchStats {
     pub tt_hits: u32,
     /// Candidates rejected by a stored upper bound.
     pub tt_cutoffs: u32,
+    /// Candidates answered by a chance-collapse model.
+    pub candidates_collapsed: u32,
     /// Leaves generated (one per legal reply, before deduplication).
     pub leaves: u64,
     /// Leaves evaluated after deduplication by Zobrist key.
