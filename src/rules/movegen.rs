@@ -168,57 +168,77 @@ fn castle_moves<B>(
     ControlFlow::Continue(())
 }
 
+/// A pawn push or capture onto `to`: the four promotions on the last rank (unless it
+/// captures a king there), else one plain move.
+#[inline(always)]
+fn pawn_advance<B>(
+    from: Square,
+    to: Square,
+    promote: bool,
+    f: &mut impl FnMut(MicroMove) -> ControlFlow<B>,
+) -> ControlFlow<B> {
+    let mv = |kind| MicroMove {
+        piece: PieceType::Pawn,
+        from,
+        to,
+        kind,
+    };
+    if promote {
+        for p in PieceType::PROMOTIONS {
+            f(mv(MoveKind::Promotion(p)))?;
+        }
+        ControlFlow::Continue(())
+    } else {
+        f(mv(MoveKind::Normal))
+    }
+}
+
 /// One pawn's moves in rules.md §4 order: push (or its four promotions), double push,
 /// capture towards h, capture towards a, then e.p. captures (towards h first).
+#[inline]
 fn pawn_moves<B>(
     pos: &Position,
     e: &PieceMoves,
     f: &mut impl FnMut(MicroMove) -> ControlFlow<B>,
 ) -> ControlFlow<B> {
     let us = pos.side_to_move();
-    let from = e.from.to_u8() as i32;
+    let from = e.from;
     let fwd: i32 = if us == Color::White { 8 } else { -8 };
     let occupied = pos.occupied();
-    let their_kings = pos.piece_bb(us.opponent(), PieceType::King);
-    let last_rank = us.promotion_rank();
-    let in_set =
-        |i: i32| (0..64).contains(&i) && e.to.contains(Square::from_index_masked(i as u32));
-    let mv = |to: i32, kind| MicroMove {
-        piece: PieceType::Pawn,
-        from: e.from,
-        to: Square::from_index_masked(to as u32),
-        kind,
-    };
-    // A push or capture: four promotions on the last rank, unless it captures a king there.
-    let advance = |to: i32, f: &mut dyn FnMut(MicroMove) -> ControlFlow<B>| {
-        let sq = Square::from_index_masked(to as u32);
-        if sq.rank() == last_rank && !their_kings.contains(sq) {
-            for p in PieceType::PROMOTIONS {
-                f(mv(to, MoveKind::Promotion(p)))?;
-            }
-            ControlFlow::Continue(())
-        } else {
-            f(mv(to, MoveKind::Normal))
+    let promoting =
+        Bitboard::rank(us.promotion_rank()) & !pos.piece_bb(us.opponent(), PieceType::King);
+    let at = |delta: i32| Square::from_index_masked((from.to_u8() as i32 + delta) as u32);
+    // `e.to` only holds on-board squares of this pawn, so a member test needs no bounds
+    // check beyond the file edge for diagonals.
+    let push = at(fwd);
+    let has_push = e.to.contains(push) && push.file() == from.file();
+    if has_push {
+        pawn_advance(from, push, promoting.contains(push), f)?;
+        let double = at(2 * fwd);
+        if e.to.contains(double) && double.file() == from.file() {
+            f(MicroMove {
+                piece: PieceType::Pawn,
+                from,
+                to: double,
+                kind: MoveKind::DoublePush,
+            })?;
         }
-    };
-    let push = from + fwd;
-    if in_set(push) {
-        advance(push, f)?;
     }
-    let file = e.from.file();
-    let diagonals = [(file < 7, from + fwd + 1), (file > 0, from + fwd - 1)];
-    let occupied_at = |i: i32| occupied.contains(Square::from_index_masked(i as u32));
-    if in_set(push) && in_set(push + fwd) {
-        f(mv(push + fwd, MoveKind::DoublePush))?;
-    }
+    let file = from.file();
+    let diagonals = [(file < 7, at(fwd + 1)), (file > 0, at(fwd - 1))];
     for (on_board, t) in diagonals {
-        if on_board && in_set(t) && occupied_at(t) {
-            advance(t, f)?;
+        if on_board && e.to.contains(t) && occupied.contains(t) {
+            pawn_advance(from, t, promoting.contains(t), f)?;
         }
     }
     for (on_board, t) in diagonals {
-        if on_board && in_set(t) && !occupied_at(t) {
-            f(mv(t, MoveKind::EnPassant))?;
+        if on_board && e.to.contains(t) && !occupied.contains(t) {
+            f(MicroMove {
+                piece: PieceType::Pawn,
+                from,
+                to: t,
+                kind: MoveKind::EnPassant,
+            })?;
         }
     }
     ControlFlow::Continue(())

@@ -339,12 +339,14 @@ impl<M: Meter> Walk<'_, M> {
             let prefix = self.prefix;
             let cost = self.cost;
             let dice_left = pos.dice().len() as u8;
+            let their_kings = pos.piece_bb(pos.side_to_move().opponent(), PieceType::King);
             list.try_for_each(pos, |m| {
                 if !self.meter.charge(1) {
                     return ControlFlow::Break(Stop::Exhausted);
                 }
                 any = true;
-                let king = pos.captures_king(m);
+                // Castling lands on an empty square, so it never captures a king.
+                let king = their_kings.contains(m.to);
                 self.prefix = prefix | (m.encode() as u64) << (18 * depth as u32);
                 self.depth = depth + 1;
                 self.cost = cost + m.cost();
