@@ -24,6 +24,7 @@ pub mod files;
 pub mod probe;
 pub mod rules;
 pub mod search;
+pub mod selfplay;
 
 pub use dicechess_kernels as kernels;
 
