@@ -59,6 +59,20 @@ fn empirical_policy_matches_the_worked_examples() {
     );
 }
 
+/// Keys as the search makes them: 64-bit Zobrist values (here SplitMix64 of an index).
+fn zobrist_like(i: u64) -> u64 {
+    let mut z = i.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A value determined by the key but unrelated to its bits (a search value is a score,
+/// never a function of the key's bit pattern), so any hit can be verified.
+fn value_of(key: u64) -> f64 {
+    (zobrist_like(key) >> 11) as f64
+}
+
 #[test]
 fn concurrent_writers_never_make_a_probe_return_another_keys_value() {
     // A small table so that threads fight over the same buckets all the time.
@@ -73,9 +87,9 @@ fn concurrent_writers_never_make_a_probe_return_another_keys_value() {
                     x ^= x << 13;
                     x ^= x >> 7;
                     x ^= x << 17;
-                    let key = (x % 4096) | 1;
+                    let key = zobrist_like(x % 4096);
                     // Each key's value is a function of the key, so any hit can be verified.
-                    let value = (key % 100_003) as f64;
+                    let value = value_of(key);
                     let bound = if key.is_multiple_of(3) {
                         Bound::Upper
                     } else {
@@ -90,10 +104,10 @@ fn concurrent_writers_never_make_a_probe_return_another_keys_value() {
                             loss_tainted: key.is_multiple_of(5),
                         },
                     );
-                    let probe = ((x >> 20) % 4096) | 1;
+                    let probe = zobrist_like((x >> 20) % 4096);
                     let (exact, bounded) = tt.probe(probe);
                     for e in [exact, bounded].into_iter().flatten() {
-                        assert_eq!(e.value, (probe % 100_003) as f64, "key {probe}");
+                        assert_eq!(e.value, value_of(probe), "key {probe}");
                         assert_eq!(e.depth, (probe % 4) as u8);
                         assert_eq!(e.loss_tainted, probe.is_multiple_of(5));
                         checked += 1;

@@ -1,14 +1,20 @@
 //! Subcommands, one file each; this file holds the argument types and the error contract.
 
+mod arena;
 mod bestmove;
 mod bots;
 mod equity;
 #[cfg(feature = "files")]
 mod eval;
+#[cfg(feature = "files")]
+mod merge;
 mod moves;
 mod perft;
 mod playable;
 mod probe;
+mod replay;
+#[cfg(feature = "files")]
+mod selfplay;
 mod turns;
 
 use clap::{Parser, Subcommand};
@@ -42,10 +48,23 @@ enum Command {
     Equity(equity::Args),
     /// List the bots.
     Bots(bots::Args),
+    /// Colour-mirrored bot matches on shared dice seeds, with SPRT; `--gauntlet` for a table
+    /// of every bot against one base bot.
+    Arena(arena::Args),
+    /// Check game records (JSONL, `-` for stdin) turn by turn against the rules; exit status
+    /// 1 when a game is invalid.
+    Replay(replay::Args),
     /// Features and/or scores of many positions (DFEN lines, `-` or Parquet) to Parquet or
     /// NPY; resumable, all cores.
     #[cfg(feature = "files")]
     Eval(eval::Args),
+    /// Self-play games between two bots on all cores, in resumable shards (games JSON lines,
+    /// training rows Parquet, manifest with digests).
+    #[cfg(feature = "files")]
+    Selfplay(selfplay::Args),
+    /// Merge self-play output folders (slices of one run), checking digests.
+    #[cfg(feature = "files")]
+    Merge(merge::Args),
 }
 
 /// A failure with its exit status: 2 for bad input (DFEN, moves, arguments), 1 otherwise.
@@ -119,8 +138,14 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Bestmove(a) => bestmove::run(a, out)?,
         Command::Equity(a) => equity::run(a, out)?,
         Command::Bots(a) => bots::run(a, out)?,
+        Command::Arena(a) => arena::run(a, out)?,
+        Command::Replay(a) => replay::run(a, out)?,
         #[cfg(feature = "files")]
         Command::Eval(a) => eval::run(a, out)?,
+        #[cfg(feature = "files")]
+        Command::Selfplay(a) => selfplay::run(a, out)?,
+        #[cfg(feature = "files")]
+        Command::Merge(a) => merge::run(a, out)?,
     }
     out.flush()?;
     Ok(())

@@ -1,8 +1,25 @@
 //! Games between bots: the game loop and its record (the community's game-history shape),
 //! self-play data generation, the arena and record replay.
 
+pub mod arena;
 mod game;
 mod record;
+pub mod replay;
+pub mod sprt;
 
+pub use arena::{run_match, ArenaBot, ArenaConfig, ArenaReport, TimeControl};
 pub use game::{game_seed, play_game, GameLimits};
 pub use record::{GameRecord, Termination, TurnRecord};
+pub use replay::{validate_record, validate_record_line, ReplayError, ReplaySummary};
+pub use sprt::{SprtDecision, SprtParams};
+
+pub mod rows;
+#[cfg(feature = "files")]
+#[allow(clippy::module_inception)]
+mod selfplay;
+pub mod shards;
+
+#[cfg(feature = "files")]
+pub use selfplay::{
+    run_selfplay, SelfPlayBot, SelfPlayConfig, SelfPlayError, SelfPlayProgress, SelfPlaySummary,
+};

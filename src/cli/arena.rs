@@ -1,0 +1,163 @@
+//! `dicechess arena`: colour-mirrored matches between bots, with SPRT and a gauntlet mode.
+
+use super::CliError;
+use dicechess::board::Position;
+use dicechess::search::bots::{BotOptions, BOT_IDS};
+use dicechess::selfplay::arena::{format_table, run_match, ArenaBot, ArenaConfig, TimeControl};
+use dicechess::selfplay::{ArenaReport, GameLimits, SprtParams};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The standard start position.
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Arguments of `arena`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The bot under test (scores are from its view).
+    #[arg(long, default_value = "expectimax")]
+    white: String,
+    /// The opponent (the base bot of a gauntlet).
+    #[arg(long, default_value = "greedy")]
+    black: String,
+    /// Play every registry bot that needs no model against `--black` instead, one row each.
+    #[arg(long)]
+    gauntlet: bool,
+    /// Bots to leave out of the gauntlet (comma-separated ids).
+    #[arg(long, value_delimiter = ',')]
+    exclude: Vec<String>,
+    /// Colour-mirrored pairs to play at most (two games each).
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// Stop when the SPRT decides: `elo0,elo1,alpha,beta` (`--sprt` alone: 0,20,0.05,0.05).
+    #[arg(long, num_args = 0..=1, default_missing_value = "0,20,0.05,0.05")]
+    sprt: Option<String>,
+    /// A game clock per side: `minutes[+increment seconds]`, e.g. `1+0`.
+    #[arg(long, conflicts_with = "move_ms")]
+    tc: Option<String>,
+    /// A fixed think time per turn, ms.
+    #[arg(long)]
+    move_ms: Option<u64>,
+    /// Run seed (pair k plays the dice seed derived from it and k).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Start position (DFEN; dice ignored).
+    #[arg(long, default_value = START)]
+    dfen: String,
+    /// Draw when the half-move clock reaches this.
+    #[arg(long, default_value_t = 100)]
+    halfmove_limit: u8,
+    /// Draw after this many turns.
+    #[arg(long, default_value_t = 300)]
+    turn_limit: u32,
+    /// Transposition table per expectimax bot, MiB (each game builds its own bots).
+    #[arg(long, default_value_t = 16)]
+    table_mb: usize,
+    /// A model package for `expectimax-model`.
+    #[arg(long)]
+    model: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Also write the report(s) as JSON here.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Play the match (or gauntlet) and print the table.
+pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
+    let start = Position::from_dfen(&args.dfen)?;
+    let sprt = match &args.sprt {
+        Some(t) => Some(SprtParams::parse(t).map_err(CliError::Input)?),
+        None => None,
+    };
+    let time = match (&args.tc, args.move_ms) {
+        (Some(tc), _) => TimeControl::parse_tc(tc).map_err(CliError::Input)?,
+        (None, Some(0)) => return Err(CliError::Input("--move-ms must be positive".into())),
+        (None, Some(ms)) => TimeControl::PerMove { ms },
+        (None, None) => TimeControl::Untimed,
+    };
+    let config = ArenaConfig {
+        start,
+        pairs: args.games,
+        run_seed: args.seed,
+        limits: GameLimits {
+            halfmove: args.halfmove_limit,
+            turns: args.turn_limit,
+        },
+        sprt,
+        report_sprt: SprtParams::default(),
+        time,
+    };
+    let options = BotOptions {
+        model: args.model.clone(),
+        table_mb: Some(args.table_mb),
+        ..BotOptions::default()
+    };
+    let known = |id: &str| {
+        BOT_IDS.contains(&id.to_ascii_lowercase().as_str()) || id.eq_ignore_ascii_case("greedy-v2")
+    };
+    for id in [&args.white, &args.black].into_iter().chain(&args.exclude) {
+        if !known(id) {
+            return Err(CliError::Input(format!(
+                "unknown bot {id:?}; known: {}",
+                BOT_IDS.join(", ")
+            )));
+        }
+    }
+    let firsts: Vec<String> = if args.gauntlet {
+        BOT_IDS
+            .iter()
+            .filter(|id| **id != "expectimax-model" || args.model.is_some())
+            .filter(|id| !args.exclude.iter().any(|e| e.eq_ignore_ascii_case(id)))
+            .map(|id| id.to_string())
+            .collect()
+    } else {
+        vec![args.white.clone()]
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| CliError::Other(e.into()))?;
+    let second = ArenaBot::new(&args.black, options.clone());
+    let mut reports: Vec<ArenaReport> = Vec::new();
+    for id in &firsts {
+        let first = ArenaBot::new(id, options.clone());
+        let bar = if args.quiet {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr())
+        };
+        if let Ok(style) = ProgressStyle::with_template(
+            "{spinner} {elapsed_precise} [{wide_bar}] {pos}/{len} pairs {msg}",
+        ) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_message(format!("{id} vs {}", args.black));
+        let report = pool
+            .install(|| run_match(&first, &second, &config, &|n| bar.set_position(n)))
+            .map_err(|e| match e {
+                dicechess::selfplay::arena::ArenaError::Bot(b) => CliError::Input(b.to_string()),
+                other => CliError::Other(other.into()),
+            })?;
+        bar.finish_and_clear();
+        reports.push(report);
+    }
+    if let Some(path) = &args.json {
+        let body = if args.gauntlet {
+            serde_json::to_string_pretty(&reports)
+        } else {
+            serde_json::to_string_pretty(&reports[0])
+        }
+        .map_err(|e| CliError::Other(e.into()))?;
+        std::fs::write(path, body + "\n").map_err(|e| {
+            CliError::Other(anyhow::Error::new(e).context(format!("writing {}", path.display())))
+        })?;
+    }
+    write!(out, "{}", format_table(&reports))?;
+    Ok(())
+}

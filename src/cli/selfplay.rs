@@ -1,0 +1,196 @@
+//! `dicechess selfplay`: games between two bots on all cores, written in resumable shards
+//! (games as JSON lines, training rows as Parquet) with a manifest of digests.
+
+use super::CliError;
+use dicechess::board::Position;
+use dicechess::eval::features::{self, SCHEMA_IDS};
+use dicechess::search::bots::BotOptions;
+use dicechess::selfplay::shards::Slice;
+use dicechess::selfplay::{
+    run_selfplay, GameLimits, SelfPlayBot, SelfPlayConfig, SelfPlayError, SelfPlayProgress,
+};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Arguments of `selfplay`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Output in --out: shard-<k>.games.jsonl (one GameRecord JSON line \
+    per game), shard-<k>.rows.parquet (one training row per position before each turn: \
+    game_id, ply, dfen, dice, side, result from the mover's view 1/0.5/0, then the float32 \
+    features of --features from the mover's view; footer metadata feature_schema, \
+    engine_version, ruleset, perspective) and manifest.json (run settings, per-shard counts \
+    and SHA-256 digests). Game i is seeded by (--seed, i): the files are the same whatever \
+    --threads. Rerunning the same command verifies and skips finished shards; --shard i/n \
+    runs the shards k with k % n == i (merge the slices with `dicechess merge`)."
+)]
+pub struct Args {
+    /// Games in the whole run.
+    #[arg(long, value_name = "N")]
+    games: u64,
+    /// Output folder.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// White's bot (see `dicechess bots`).
+    #[arg(long, value_name = "BOT", default_value = "greedy")]
+    white: String,
+    /// Black's bot.
+    #[arg(long, value_name = "BOT", default_value = "greedy")]
+    black: String,
+    /// Model package for White's bot (expectimax-model).
+    #[arg(long, value_name = "PKG")]
+    white_model: Option<PathBuf>,
+    /// Model package for Black's bot.
+    #[arg(long, value_name = "PKG")]
+    black_model: Option<PathBuf>,
+    /// Opening book (TSV) for White's bot.
+    #[arg(long, value_name = "FILE")]
+    white_book: Option<PathBuf>,
+    /// Opening book (TSV) for Black's bot.
+    #[arg(long, value_name = "FILE")]
+    black_book: Option<PathBuf>,
+    /// Candidate limit of expectimax bots [default: the bot's].
+    #[arg(long, value_name = "N")]
+    candidate_limit: Option<usize>,
+    /// Transposition table per game for expectimax bots, MiB; 0 = none (each game builds
+    /// its own bots: a table shared between games would make a game depend on the games
+    /// played before it).
+    #[arg(long, value_name = "MB", default_value_t = 0)]
+    table_mb: usize,
+    /// Run seed.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// Worker threads [default: all cores].
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// Run one slice of the shards: shard k belongs to slice i iff k % n == i.
+    #[arg(long, value_name = "i/n")]
+    shard: Option<String>,
+    /// Feature schema of the training rows (default rich-9-v1: cheap to extract).
+    #[arg(long, value_name = "ID", default_value = "rich-9-v1")]
+    features: String,
+    /// Games per shard.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    shard_games: u64,
+    /// Adjudicate a draw after this many turns (rules.md §8).
+    #[arg(long, value_name = "N", default_value_t = GameLimits::default().turns)]
+    max_turns: u32,
+    /// Adjudicate a draw when the half-move clock reaches this (rules.md §8).
+    #[arg(long, value_name = "N", default_value_t = GameLimits::default().halfmove)]
+    halfmove_limit: u8,
+    /// Start position (DFEN; dice ignored) [default: the standard start].
+    #[arg(long, value_name = "DFEN")]
+    start: Option<String>,
+}
+
+fn spec(id: &str, model: &Option<PathBuf>, book: &Option<PathBuf>, a: &Args) -> SelfPlayBot {
+    let searching = id.to_ascii_lowercase().starts_with("expectimax");
+    SelfPlayBot {
+        id: id.to_owned(),
+        options: BotOptions {
+            model: model.clone(),
+            book: book.clone(),
+            candidate_limit: if searching { a.candidate_limit } else { None },
+            table_mb: searching.then_some(a.table_mb),
+        },
+    }
+}
+
+/// Run `selfplay`.
+pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
+    let schema = features::schema(&args.features).ok_or_else(|| {
+        CliError::Input(format!(
+            "--features: unknown feature schema {:?} (known: {})",
+            args.features,
+            SCHEMA_IDS.join(", ")
+        ))
+    })?;
+    let slice = match &args.shard {
+        None => Slice::ALL,
+        Some(s) => Slice::parse(s).map_err(|e| CliError::Input(format!("--shard {e}")))?,
+    };
+    if args.threads == Some(0) {
+        return Err(CliError::Input("--threads: must be at least 1".into()));
+    }
+    if args.max_turns == 0 {
+        return Err(CliError::Input("--max-turns: must be at least 1".into()));
+    }
+    let start = match &args.start {
+        Some(d) => Position::from_dfen(d)?,
+        None => Position::startpos(),
+    };
+    let cfg = SelfPlayConfig {
+        games: args.games,
+        out: args.out.clone(),
+        white: spec(&args.white, &args.white_model, &args.white_book, &args),
+        black: spec(&args.black, &args.black_model, &args.black_book, &args),
+        seed: args.seed,
+        threads: args.threads.unwrap_or(0),
+        slice,
+        schema,
+        limits: GameLimits {
+            halfmove: args.halfmove_limit,
+            turns: args.max_turns,
+        },
+        shard_games: args.shard_games,
+        start,
+    };
+    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  ETA {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let t0 = Instant::now();
+    let report = |p: SelfPlayProgress| {
+        if bar.length() != Some(p.total) {
+            bar.set_length(p.total);
+        }
+        bar.set_position(p.games);
+        let s = t0.elapsed().as_secs_f64().max(1e-9);
+        bar.set_message(format!(
+            "{:.1} games/s  {:.0} positions/s",
+            p.games as f64 / s,
+            p.positions as f64 / s
+        ));
+    };
+    let summary = run_selfplay(&cfg, &report).map_err(|e| match e {
+        SelfPlayError::Input(m) => CliError::Input(m),
+        SelfPlayError::Other(m) => CliError::Other(anyhow::anyhow!("{m}")),
+    })?;
+    bar.finish_and_clear();
+    let secs = t0.elapsed().as_secs_f64().max(1e-9);
+    let t = summary.totals;
+    let mean = if t.games > 0 {
+        t.turns as f64 / t.games as f64
+    } else {
+        0.0
+    };
+    let _ = writeln!(
+        std::io::stderr(),
+        "selfplay: {} games in {} shard(s) in {} ({} shard(s) resumed); played {} games, {} \
+         positions in {secs:.2} s ({:.2} games/s, {:.0} positions/s)\n\
+         White {} / Black {} / draws {}; passes {}; adjudicated {} (half-move {}, turn cap \
+         {}); mean {mean:.1} turns",
+        t.games,
+        summary.shards,
+        args.out.display(),
+        summary.resumed_shards,
+        summary.played_games,
+        summary.played_positions,
+        summary.played_games as f64 / secs,
+        summary.played_positions as f64 / secs,
+        t.white_wins,
+        t.black_wins,
+        t.draws,
+        t.passes,
+        t.halfmove_adjudications + t.turn_adjudications,
+        t.halfmove_adjudications,
+        t.turn_adjudications,
+    );
+    Ok(())
+}

@@ -1,0 +1,525 @@
+//! The arena (search-reference.md §10.2): colour-mirrored game pairs on the same dice seed,
+//! played in parallel, scored as pentanomial pairs and stopped by a game count or the SPRT.
+
+use super::game::{game_seed, play_game, GameLimits};
+use super::record::Termination;
+use super::sprt::{
+    decide, elo_estimate, llr, pair_variance, pentanomial_bin, EloEstimate, PairVariance,
+    SprtDecision, SprtParams,
+};
+use crate::board::{Dice, Position};
+use crate::search::bots::{bot_by_id, Bot, BotBuildError, BotOptions, Turn};
+use crate::search::time::{budget_ms, ClockState, TimePolicy};
+use crate::search::SearchError;
+use dicechess_kernels::Color;
+use rand_core::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+use serde::Serialize;
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+/// A bot to build for every game (each game gets its own, so no state such as a
+/// transposition table is shared between games and results do not depend on scheduling).
+#[derive(Clone, Debug)]
+pub struct ArenaBot {
+    /// The registry id.
+    pub id: String,
+    /// Its options.
+    pub options: BotOptions,
+}
+
+impl ArenaBot {
+    /// A spec for `id` with `options`.
+    pub fn new(id: &str, options: BotOptions) -> ArenaBot {
+        ArenaBot {
+            id: id.to_owned(),
+            options,
+        }
+    }
+
+    /// Build the bot.
+    pub fn build(&self) -> Result<Box<dyn Bot>, BotBuildError> {
+        bot_by_id(&self.id, &self.options)
+    }
+}
+
+/// How long bots may think.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum TimeControl {
+    /// No clock and no deadline: results depend only on the seeds.
+    Untimed,
+    /// A fixed deadline per turn, ms; no clock, no flags.
+    PerMove {
+        /// Think time per turn, ms.
+        ms: u64,
+    },
+    /// A game clock per side: `base_ms` plus `increment_ms` per turn; the deadline of each
+    /// turn comes from the time manager; a side whose clock runs out loses.
+    Clock {
+        /// Initial time, ms.
+        base_ms: u64,
+        /// Increment per turn, ms.
+        increment_ms: u64,
+    },
+}
+
+impl TimeControl {
+    /// Read `minutes[+increment seconds]`, e.g. `1+0`, `3+2`, `0.5`.
+    pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
+        let (m, i) = match text.split_once('+') {
+            Some((m, i)) => (m, i),
+            None => (text, "0"),
+        };
+        let num = |s: &str| {
+            s.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .ok_or_else(|| format!("--tc {text:?}: expected minutes[+increment seconds]"))
+        };
+        let (m, i) = (num(m)?, num(i)?);
+        if m <= 0.0 {
+            return Err(format!("--tc {text:?}: the base time must be positive"));
+        }
+        Ok(TimeControl::Clock {
+            base_ms: (m * 60_000.0).round() as u64,
+            increment_ms: (i * 1000.0).round() as u64,
+        })
+    }
+}
+
+/// Transport and scheduling overhead subtracted from each clock budget, ms.
+pub const CLOCK_OVERHEAD_MS: u64 = 50;
+
+/// A match's settings.
+#[derive(Clone, Debug)]
+pub struct ArenaConfig {
+    /// The start position (its dice are ignored).
+    pub start: Position,
+    /// At most this many pairs (two games each).
+    pub pairs: u64,
+    /// Pair `k` uses the dice seed `game_seed(run_seed, k)`.
+    pub run_seed: u64,
+    /// Draw adjudication.
+    pub limits: GameLimits,
+    /// Stop early when the SPRT decides (checked after each pair, in pair order).
+    pub sprt: Option<SprtParams>,
+    /// SPRT parameters used for the reported LLR when `sprt` is `None`.
+    pub report_sprt: SprtParams,
+    /// The time control.
+    pub time: TimeControl,
+}
+
+/// One game's outcome from the first bot's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GameOutcome {
+    /// 1 White won, 0 draw, −1 Black won.
+    pub result: i8,
+    /// `king-capture`, `halfmove-limit`, `turn-limit` or `time-forfeit`.
+    pub termination: &'static str,
+    /// Turns played.
+    pub turns: u32,
+}
+
+fn termination_label(t: Termination) -> &'static str {
+    match t {
+        Termination::KingCapture => "king-capture",
+        Termination::HalfmoveLimit => "halfmove-limit",
+        Termination::TurnLimit => "turn-limit",
+    }
+}
+
+/// Play one game under a time control (untimed: exactly [`play_game`]).
+pub fn play_timed_game(
+    start: &Position,
+    white: &dyn Bot,
+    black: &dyn Bot,
+    seed: u64,
+    limits: GameLimits,
+    time: TimeControl,
+) -> Result<GameOutcome, SearchError> {
+    if time == TimeControl::Untimed {
+        let r = play_game(
+            start,
+            white,
+            black,
+            seed,
+            limits,
+            String::new(),
+            (json!(null), json!(null)),
+        )?;
+        return Ok(GameOutcome {
+            result: r.result,
+            termination: termination_label(r.termination),
+            turns: r.turns.len() as u32,
+        });
+    }
+    // The same dice and bot generators as `play_game`.
+    let mut dice_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut bot_rngs = [
+        Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x5748_4954_4500_0000),
+        Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x424c_4143_4b00_0000),
+    ];
+    let (base, inc) = match time {
+        TimeControl::Clock {
+            base_ms,
+            increment_ms,
+        } => (base_ms as i64, increment_ms as i64),
+        _ => (0, 0),
+    };
+    let mut clocks = [base, base];
+    let mut pos = start.with_dice(Dice::EMPTY);
+    let mut played = 0;
+    for turn_number in 1..=limits.turns {
+        played = turn_number;
+        let mover = pos.side_to_move();
+        let faces: Vec<u8> = (0..3)
+            .map(|_| (dice_rng.next_u64() % 6) as u8 + 1)
+            .collect();
+        let rolled = pos.with_dice(Dice::from_faces(&faces).unwrap_or(Dice::EMPTY));
+        let bot = if mover == Color::White { white } else { black };
+        let began = Instant::now();
+        let think_ms = match time {
+            TimeControl::PerMove { ms } => ms,
+            TimeControl::Clock { .. } => budget_ms(
+                &ClockState {
+                    remaining_ms: clocks[mover.index()].max(0) as u64,
+                    increment_ms: inc as u64,
+                    move_number: pos.fullmove(),
+                    moves_to_go: None,
+                },
+                TimePolicy::EmpiricalV1,
+                CLOCK_OVERHEAD_MS,
+            ),
+            TimeControl::Untimed => 0,
+        };
+        let choice = bot.choose(
+            &rolled,
+            &mut Turn {
+                rng: &mut bot_rngs[mover.index()],
+                deadline: Some(began + Duration::from_millis(think_ms)),
+            },
+        )?;
+        if let TimeControl::Clock { .. } = time {
+            let spent = began.elapsed().as_millis() as i64;
+            let c = &mut clocks[mover.index()];
+            *c -= spent;
+            if *c < 0 {
+                return Ok(GameOutcome {
+                    result: if mover == Color::White { -1 } else { 1 },
+                    termination: "time-forfeit",
+                    turns: turn_number,
+                });
+            }
+            *c += inc;
+        }
+        let (next, king) = match choice.path {
+            Some(p) => (p.end_position(&rolled), p.captures_king()),
+            None => (rolled.end_turn(), false),
+        };
+        pos = next;
+        if king {
+            return Ok(GameOutcome {
+                result: if mover == Color::White { 1 } else { -1 },
+                termination: "king-capture",
+                turns: turn_number,
+            });
+        }
+        if pos.halfmove() >= limits.halfmove {
+            return Ok(GameOutcome {
+                result: 0,
+                termination: "halfmove-limit",
+                turns: turn_number,
+            });
+        }
+    }
+    Ok(GameOutcome {
+        result: 0,
+        termination: "turn-limit",
+        turns: played,
+    })
+}
+
+/// One mirrored pair: game A with the first bot White, game B with it Black, same seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PairOutcome {
+    /// The pair index.
+    pub index: u64,
+    /// The dice seed of both games.
+    pub seed: u64,
+    /// Game A (first bot White).
+    pub first_white: GameOutcome,
+    /// Game B (first bot Black).
+    pub first_black: GameOutcome,
+}
+
+impl PairOutcome {
+    /// The first bot's scores (1, ½, 0) as White and as Black.
+    pub fn scores(&self) -> (f64, f64) {
+        let w = (1.0 + self.first_white.result as f64) / 2.0;
+        let b = (1.0 - self.first_black.result as f64) / 2.0;
+        (w, b)
+    }
+}
+
+/// Play pair `index` of a match.
+pub fn play_pair(
+    first: &ArenaBot,
+    second: &ArenaBot,
+    config: &ArenaConfig,
+    index: u64,
+) -> Result<PairOutcome, ArenaError> {
+    let seed = game_seed(config.run_seed, index);
+    let (a1, a2) = (first.build()?, second.build()?);
+    let first_white = play_timed_game(
+        &config.start,
+        a1.as_ref(),
+        a2.as_ref(),
+        seed,
+        config.limits,
+        config.time,
+    )?;
+    let (b1, b2) = (first.build()?, second.build()?);
+    let first_black = play_timed_game(
+        &config.start,
+        b2.as_ref(),
+        b1.as_ref(),
+        seed,
+        config.limits,
+        config.time,
+    )?;
+    Ok(PairOutcome {
+        index,
+        seed,
+        first_white,
+        first_black,
+    })
+}
+
+/// Why a match failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    /// A bot could not be built.
+    #[error(transparent)]
+    Bot(#[from] BotBuildError),
+    /// A bot's search failed.
+    #[error(transparent)]
+    Search(#[from] SearchError),
+}
+
+/// A match's result from the first bot's view.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ArenaReport {
+    /// The first bot's id.
+    pub bot: String,
+    /// The opponent's id.
+    pub opponent: String,
+    /// Pairs played.
+    pub pairs: u64,
+    /// Games played (two per pair).
+    pub games: u64,
+    /// Games the first bot won.
+    pub wins: u64,
+    /// Games it lost.
+    pub losses: u64,
+    /// Drawn games.
+    pub draws: u64,
+    /// Its score, 0..1.
+    pub score: f64,
+    /// Elo with a 95 % interval, from the pair variance (`None` with no pairs).
+    pub elo: Option<EloEstimate>,
+    /// SPRT parameters of the LLR.
+    pub sprt: SprtParams,
+    /// The log-likelihood ratio.
+    pub llr: f64,
+    /// `ln(β/(1−α))`.
+    pub lower_bound: f64,
+    /// `ln((1−β)/α)`.
+    pub upper_bound: f64,
+    /// The decision at the end.
+    pub decision: SprtDecision,
+    /// Whether the SPRT stopped the match.
+    pub stopped_by_sprt: bool,
+    /// Pair counts by bin 0..=4 (pair score 0, ¼, ½, ¾, 1).
+    pub pentanomial: [u64; 5],
+    /// The noise reduction of pairs.
+    pub pair_variance: PairVariance,
+    /// Games the first bot lost on time.
+    pub timeouts_bot: u64,
+    /// Games the opponent lost on time.
+    pub timeouts_opponent: u64,
+    /// The time control.
+    pub time_control: TimeControl,
+    /// The run seed.
+    pub seed: u64,
+    /// Wall time, s.
+    pub wall_s: f64,
+}
+
+/// Summarise the pairs (in order) into a report.
+pub fn summarize(
+    first: &str,
+    second: &str,
+    config: &ArenaConfig,
+    pairs: &[PairOutcome],
+    stopped_by_sprt: bool,
+    wall_s: f64,
+) -> ArenaReport {
+    let mut hist = [0u64; 5];
+    let (mut wins, mut losses, mut draws) = (0, 0, 0);
+    let (mut to_bot, mut to_opp) = (0, 0);
+    for p in pairs {
+        let (w, b) = p.scores();
+        hist[pentanomial_bin(w, b)] += 1;
+        for (s, g, first_color) in [(w, p.first_white, 1i8), (b, p.first_black, -1)] {
+            if s == 1.0 {
+                wins += 1;
+            } else if s == 0.0 {
+                losses += 1;
+            } else {
+                draws += 1;
+            }
+            if g.termination == "time-forfeit" {
+                // The loser flagged: the first bot when its side lost.
+                if g.result == -first_color {
+                    to_bot += 1;
+                } else {
+                    to_opp += 1;
+                }
+            }
+        }
+    }
+    let params = config.sprt.unwrap_or(config.report_sprt);
+    let l = llr(&hist, &params);
+    let games = 2 * pairs.len() as u64;
+    ArenaReport {
+        bot: first.to_owned(),
+        opponent: second.to_owned(),
+        pairs: pairs.len() as u64,
+        games,
+        wins,
+        losses,
+        draws,
+        score: if games == 0 {
+            0.5
+        } else {
+            (wins as f64 + 0.5 * draws as f64) / games as f64
+        },
+        elo: elo_estimate(&hist),
+        sprt: params,
+        llr: l,
+        lower_bound: params.lower_bound(),
+        upper_bound: params.upper_bound(),
+        decision: decide(l, &params),
+        stopped_by_sprt,
+        pentanomial: hist,
+        pair_variance: pair_variance(&hist, [losses, draws, wins]),
+        timeouts_bot: to_bot,
+        timeouts_opponent: to_opp,
+        time_control: config.time,
+        seed: config.run_seed,
+        wall_s,
+    }
+}
+
+/// Play a match of `first` against `second` in the current rayon pool: pairs are played in
+/// batches in parallel and scanned in pair order, so where the SPRT stops (and so the whole
+/// report, untimed) does not depend on the thread count. `progress` is called with each
+/// batch's pairs so far.
+pub fn run_match(
+    first: &ArenaBot,
+    second: &ArenaBot,
+    config: &ArenaConfig,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<ArenaReport, ArenaError> {
+    let began = Instant::now();
+    // Fail fast on a bad bot.
+    first.build()?;
+    second.build()?;
+    let batch = (rayon::current_num_threads() as u64).max(1) * 2;
+    let mut done: Vec<PairOutcome> = Vec::new();
+    let mut hist = [0u64; 5];
+    let mut stopped = false;
+    let mut next = 0;
+    'outer: while next < config.pairs {
+        let end = (next + batch).min(config.pairs);
+        let results: Vec<Result<PairOutcome, ArenaError>> = (next..end)
+            .into_par_iter()
+            .map(|k| play_pair(first, second, config, k))
+            .collect();
+        next = end;
+        for r in results {
+            let p = r?;
+            let (w, b) = p.scores();
+            hist[pentanomial_bin(w, b)] += 1;
+            done.push(p);
+            if let Some(params) = &config.sprt {
+                if decide(llr(&hist, params), params) != SprtDecision::Continue {
+                    stopped = true;
+                    break 'outer;
+                }
+            }
+        }
+        progress(done.len() as u64);
+    }
+    Ok(summarize(
+        &first.id,
+        &second.id,
+        config,
+        &done,
+        stopped,
+        began.elapsed().as_secs_f64(),
+    ))
+}
+
+fn fmt_elo(e: &Option<EloEstimate>) -> String {
+    match e {
+        None => "-".into(),
+        Some(e) if e.elo.is_finite() && e.half_width().is_finite() => {
+            format!("{:+.0} ± {:.0}", e.elo + 0.0, e.half_width())
+        }
+        Some(e) if e.elo.is_finite() => format!("{:+.0} (±inf)", e.elo),
+        Some(e) => format!("{}inf", if e.elo > 0.0 { "+" } else { "-" }),
+    }
+}
+
+/// A readable table, one row per report.
+pub fn format_table(reports: &[ArenaReport]) -> String {
+    let mut s = format!(
+        "{:<20} {:<12} {:>7} {:>13} {:>12} {:>22} {:>9} {:>6}  {}\n",
+        "bot",
+        "vs",
+        "score",
+        "W/L/D",
+        "Elo ±95%",
+        "LLR [bounds]",
+        "SPRT",
+        "games",
+        "pairs 0/¼/½/¾/1"
+    );
+    for r in reports {
+        let h = r.pentanomial;
+        s.push_str(&format!(
+            "{:<20} {:<12} {:>6.1}% {:>13} {:>12} {:>22} {:>9} {:>6}  {}/{}/{}/{}/{}\n",
+            r.bot,
+            r.opponent,
+            100.0 * r.score,
+            format!("{}/{}/{}", r.wins, r.losses, r.draws),
+            fmt_elo(&r.elo),
+            format!("{:.2} [{:.2},{:.2}]", r.llr, r.lower_bound, r.upper_bound),
+            r.decision.label(),
+            r.games,
+            h[0],
+            h[1],
+            h[2],
+            h[3],
+            h[4]
+        ));
+    }
+    s
+}
