@@ -25,6 +25,8 @@ pub mod probe;
 pub mod rules;
 pub mod search;
 pub mod selfplay;
+#[cfg(feature = "serve")]
+pub mod serve;
 
 pub use dicechess_kernels as kernels;
 

@@ -15,6 +15,8 @@ mod probe;
 mod replay;
 #[cfg(feature = "files")]
 mod selfplay;
+#[cfg(feature = "serve")]
+mod serve;
 mod turns;
 
 use clap::{Parser, Subcommand};
@@ -65,6 +67,9 @@ enum Command {
     /// Merge self-play output folders (slices of one run), checking digests.
     #[cfg(feature = "files")]
     Merge(merge::Args),
+    /// Serve a bot over signed webhooks (plain HTTP; TLS is terminated by the host).
+    #[cfg(feature = "serve")]
+    Serve(serve::Args),
 }
 
 /// A failure with its exit status: 2 for bad input (DFEN, moves, arguments), 1 otherwise.
@@ -146,6 +151,8 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Selfplay(a) => selfplay::run(a, out)?,
         #[cfg(feature = "files")]
         Command::Merge(a) => merge::run(a, out)?,
+        #[cfg(feature = "serve")]
+        Command::Serve(a) => serve::run(a, out)?,
     }
     out.flush()?;
     Ok(())

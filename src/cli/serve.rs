@@ -1,0 +1,148 @@
+//! `dicechess serve`: the webhook bot server.
+
+use super::CliError;
+use dicechess::search::bots::BotOptions;
+use dicechess::serve::{spawn, ServeConfig};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Arguments of `serve`.
+#[derive(clap::Args)]
+#[command(after_help = "\
+Plain HTTP/1.1 only: TLS is terminated by the host (reverse proxy or load balancer) in \
+front of this server.
+
+POST /api/webhook   one signed delivery per decision (verification, yourTurn, drawDecision, \
+doubleOpportunity, doubleDecision); headers X-DiceChess-Timestamp (Unix seconds) and \
+X-DiceChess-Signature (hex HMAC-SHA256 over timestamp + \".\" + raw body).
+GET  /health        {\"status\":\"ok\",\"bot\":ID}
+
+Secrets: --secret / DICECHESS_WEBHOOK_SECRET (active), --next-secret / \
+DICECHESS_WEBHOOK_NEXT_SECRET (pending, during key rotation). One JSON log line per request \
+goes to stderr. SIGTERM or Ctrl-C stops accepting and drains in-flight searches.")]
+pub struct Args {
+    /// TCP port.
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Address to bind.
+    #[arg(long, default_value = "0.0.0.0")]
+    bind: String,
+    /// The active shared secret (default: $DICECHESS_WEBHOOK_SECRET).
+    #[arg(long)]
+    secret: Option<String>,
+    /// The pending next secret (default: $DICECHESS_WEBHOOK_NEXT_SECRET).
+    #[arg(long)]
+    next_secret: Option<String>,
+    /// The bot (see `dicechess bots`).
+    #[arg(long, default_value = "expectimax")]
+    bot: String,
+    /// Model package for model leaves (`expectimax-model`).
+    #[arg(long)]
+    model: Option<PathBuf>,
+    /// Opening book (TSV) played before the bot.
+    #[arg(long)]
+    book: Option<PathBuf>,
+    /// Search worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Never think longer per turn, ms (also the budget of untimed games).
+    #[arg(long, default_value_t = 5000)]
+    max_think_ms: u64,
+    /// Transport allowance subtracted from each clock budget, ms.
+    #[arg(long, default_value_t = 300)]
+    overhead_ms: u64,
+    /// At most this many searches at once; the rest wait (default: number of cores).
+    #[arg(long)]
+    max_concurrent: Option<usize>,
+    /// On shutdown, wait this long for in-flight searches, ms.
+    #[arg(long, default_value_t = 10_000)]
+    drain_ms: u64,
+}
+
+impl std::fmt::Debug for Args {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print the secrets.
+        f.debug_struct("Args")
+            .field("port", &self.port)
+            .field("bind", &self.bind)
+            .field("bot", &self.bot)
+            .finish_non_exhaustive()
+    }
+}
+
+fn secret(flag: Option<String>, var: &str) -> Option<Vec<u8>> {
+    flag.or_else(|| std::env::var(var).ok())
+        .filter(|s| !s.is_empty())
+        .map(String::into_bytes)
+}
+
+/// Serve until SIGTERM or Ctrl-C.
+pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
+    let Some(active) = secret(args.secret, "DICECHESS_WEBHOOK_SECRET") else {
+        return Err(CliError::Input(
+            "a shared secret is needed: --secret or DICECHESS_WEBHOOK_SECRET".into(),
+        ));
+    };
+    let mut config = ServeConfig::new(&args.bot, &active);
+    config.next_secret = secret(args.next_secret, "DICECHESS_WEBHOOK_NEXT_SECRET");
+    config.bot_options = BotOptions {
+        model: args.model,
+        book: args.book,
+        ..BotOptions::default()
+    };
+    config.threads = args.threads;
+    config.max_think_ms = args.max_think_ms;
+    config.overhead_ms = args.overhead_ms;
+    if let Some(n) = args.max_concurrent {
+        config.max_concurrent = n;
+    }
+    config.drain_ms = args.drain_ms;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Other(e.into()))?;
+    runtime.block_on(async move {
+        let addr = format!("{}:{}", args.bind, args.port);
+        let listener = tokio::net::TcpListener::bind(&addr)
+            .await
+            .map_err(|e| CliError::Input(format!("--bind/--port {addr}: {e}")))?;
+        let bot = config.bot.clone();
+        let handle = spawn(config, listener).map_err(|e| match e {
+            dicechess::serve::ServeError::Io(e) => CliError::Other(e.into()),
+            other => CliError::Input(other.to_string()),
+        })?;
+        eprintln!(
+            "{}",
+            serde_json::json!({"event": "listening", "addr": handle.addr().to_string(), "bot": bot})
+        );
+        shutdown_signal().await;
+        eprintln!(
+            "{}",
+            serde_json::json!({"event": "shutdown", "status": "draining"})
+        );
+        handle.stop().await.map_err(|e| CliError::Other(e.into()))?;
+        eprintln!("{}", serde_json::json!({"event": "stopped"}));
+        Ok(())
+    })
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term => {}
+    }
+}
