@@ -233,38 +233,51 @@ impl<M: Meter> Cover<'_, M> {
             return self.expand_leaf(pos, &list, spent, useful);
         }
         list.try_for_each(pos, |m| {
-            if !self.meter.charge(1) {
-                return ControlFlow::Break(false);
-            }
-            if self.targets.contains(m.to) {
-                // A capture by a piece that already attacks: covered with fewer dice.
-                return ControlFlow::Continue(());
-            }
-            let next = if m.kind == MoveKind::Castle {
-                spent
-                    .plus(PieceType::King.face())
-                    .and_then(|d| d.plus(PieceType::Rook.face()))
-            } else if useful & m.piece.mask_bit() != 0 {
-                spent.plus(m.piece.face())
-            } else {
-                None
-            };
-            let Some(next) = next else {
+            let Some(next) = self.examine(pos, m, spent, useful)? else {
                 return ControlFlow::Continue(());
             };
-            if rolls_containing(next) & !self.covered == 0 {
-                return ControlFlow::Continue(());
-            }
-            let new = new_attacker_types(pos, m, self.targets);
-            self.cover(next, new);
-            if self.covered == ALL_ROLLS {
-                return ControlFlow::Break(true);
-            }
             if next.len() <= 1 && actions_left > 2 && rolls_containing(next) & !self.covered != 0 {
                 self.expand(&pos.play_unchecked(m), next, actions_left - 1)?;
             }
             ControlFlow::Continue(())
         })
+    }
+
+    /// Charge and judge one move: cover the rolls its new attackers reach. Returns the dice
+    /// spent after it when the move can still matter (for a deeper look), `None` when it
+    /// cannot; `Break(true)` when every roll is covered, `Break(false)` when the meter ran
+    /// out.
+    fn examine(
+        &mut self,
+        pos: &Position,
+        m: MicroMove,
+        spent: Dice,
+        useful: u8,
+    ) -> ControlFlow<bool, Option<Dice>> {
+        if !self.meter.charge(1) {
+            return ControlFlow::Break(false);
+        }
+        if self.targets.contains(m.to) {
+            // A capture by a piece that already attacks: covered with fewer dice.
+            return ControlFlow::Continue(None);
+        }
+        let next = if m.kind == MoveKind::Castle {
+            spent
+                .plus(PieceType::King.face())
+                .and_then(|d| d.plus(PieceType::Rook.face()))
+        } else if useful & m.piece.mask_bit() != 0 {
+            spent.plus(m.piece.face())
+        } else {
+            None
+        };
+        let Some(next) = next.filter(|&n| rolls_containing(n) & !self.covered != 0) else {
+            return ControlFlow::Continue(None);
+        };
+        self.cover(next, new_attacker_types(pos, m, self.targets));
+        if self.covered == ALL_ROLLS {
+            return ControlFlow::Break(true);
+        }
+        ControlFlow::Continue(Some(next))
     }
 
     /// The moves of a node whose children cannot move again: only the attackers each move
@@ -337,31 +350,7 @@ impl<M: Meter> Cover<'_, M> {
         let mut single = MoveList::default();
         single.push_entry(*e);
         single.try_for_each(pos, |m| {
-            if !self.meter.charge(1) {
-                return ControlFlow::Break(false);
-            }
-            if self.targets.contains(m.to) {
-                return ControlFlow::Continue(());
-            }
-            let next = if m.kind == MoveKind::Castle {
-                spent
-                    .plus(PieceType::King.face())
-                    .and_then(|d| d.plus(PieceType::Rook.face()))
-            } else if useful & m.piece.mask_bit() != 0 {
-                spent.plus(m.piece.face())
-            } else {
-                None
-            };
-            let Some(next) = next else {
-                return ControlFlow::Continue(());
-            };
-            if rolls_containing(next) & !self.covered == 0 {
-                return ControlFlow::Continue(());
-            }
-            self.cover(next, new_attacker_types(pos, m, self.targets));
-            if self.covered == ALL_ROLLS {
-                return ControlFlow::Break(true);
-            }
+            self.examine(pos, m, spent, useful)?;
             ControlFlow::Continue(())
         })
     }
