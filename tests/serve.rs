@@ -485,3 +485,39 @@ async fn shutdown_drains_in_flight_searches() {
     assert_eq!(s, 200, "{a}");
     assert!(TcpStream::connect(addr).await.is_err(), "still accepting");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_arena_plays_a_served_bot_with_every_turn_legal() {
+    use dicechess::selfplay::{
+        run_match, ArenaBot, ArenaConfig, GameLimits, SprtParams, TimeControl,
+    };
+    let server = start("greedy").await;
+    let url = format!("http://{}/api/webhook", server.addr());
+    // The arena signs its deliveries with the shared secret from the environment.
+    std::env::set_var(
+        "DICECHESS_WEBHOOK_SECRET",
+        std::str::from_utf8(SECRET).unwrap(),
+    );
+    let report = tokio::task::spawn_blocking(move || {
+        let config = ArenaConfig {
+            start: dicechess::board::Position::startpos(),
+            pairs: 3,
+            run_seed: 5,
+            limits: GameLimits::default(),
+            sprt: None,
+            report_sprt: SprtParams::default(),
+            time: TimeControl::Untimed,
+        };
+        let served = ArenaBot::new(&url, BotOptions::default());
+        let greedy = ArenaBot::new("greedy", BotOptions::default());
+        run_match(&served, &greedy, &config, &|_| {})
+    })
+    .await
+    .unwrap()
+    .expect("every delivery answered with a legal turn");
+    // WebhookBot refuses any answer that is not one of the legal paths, so completing the
+    // match means every served turn was legal.
+    assert_eq!(report.games, 6);
+    assert_eq!(report.wins + report.losses + report.draws, 6);
+    server.stop().await.expect("clean stop");
+}

@@ -98,13 +98,16 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         table_mb: Some(args.table_mb),
         ..BotOptions::default()
     };
+    // A webhook URL is a bot too: its deliveries are signed with DICECHESS_WEBHOOK_SECRET.
     let known = |id: &str| {
-        BOT_IDS.contains(&id.to_ascii_lowercase().as_str()) || id.eq_ignore_ascii_case("greedy-v2")
+        BOT_IDS.contains(&id.to_ascii_lowercase().as_str())
+            || id.eq_ignore_ascii_case("greedy-v2")
+            || id.starts_with("http://")
     };
     for id in [&args.white, &args.black].into_iter().chain(&args.exclude) {
         if !known(id) {
             return Err(CliError::Input(format!(
-                "unknown bot {id:?}; known: {}",
+                "unknown bot {id:?}; known: {} (or a webhook URL http://host:port/api/webhook)",
                 BOT_IDS.join(", ")
             )));
         }

@@ -40,6 +40,9 @@ impl ArenaBot {
 
     /// Build the bot.
     pub fn build(&self) -> Result<Box<dyn Bot>, BotBuildError> {
+        if self.id.starts_with("http://") || self.id.starts_with("https://") {
+            return webhook_bot(&self.id);
+        }
         bot_by_id(&self.id, &self.options)
     }
 }
@@ -522,4 +525,20 @@ pub fn format_table(reports: &[ArenaReport]) -> String {
         ));
     }
     s
+}
+
+/// A served bot: deliveries signed with `DICECHESS_WEBHOOK_SECRET`.
+#[cfg(feature = "serve")]
+fn webhook_bot(url: &str) -> Result<Box<dyn Bot>, BotBuildError> {
+    let secret = std::env::var("DICECHESS_WEBHOOK_SECRET").unwrap_or_default();
+    crate::serve::WebhookBot::new(url, secret.as_bytes())
+        .map(|b| Box::new(b) as Box<dyn Bot>)
+        .map_err(BotBuildError::Webhook)
+}
+
+#[cfg(not(feature = "serve"))]
+fn webhook_bot(url: &str) -> Result<Box<dyn Bot>, BotBuildError> {
+    Err(BotBuildError::Model(format!(
+        "{url}: this build has no webhook support (feature `serve`)"
+    )))
 }

@@ -6,7 +6,10 @@
 //! wait their turn, their clock running. See [`spawn`].
 
 pub mod auth;
+mod client;
 pub mod protocol;
+
+pub use client::WebhookBot;
 
 use crate::board::Position;
 use crate::rules::legal_paths;

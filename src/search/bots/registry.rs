@@ -55,6 +55,9 @@ pub enum BotBuildError {
     /// The model package was refused.
     #[error("model package: {0}")]
     Model(String),
+    /// A webhook bot could not be set up (URL or secret).
+    #[error("webhook bot: {0}")]
+    Webhook(String),
     /// The opening book was refused.
     #[error(transparent)]
     Book(#[from] super::BookError),
