@@ -4,6 +4,7 @@
 //! board read from the DFEN, explicit file/rank walks, no bitboards) and, for mobility,
 //! against the slow rules reference in `tests/reference`.
 
+mod common;
 mod reference;
 
 use dicechess::board::{Dice, Position};
@@ -31,19 +32,8 @@ const STARTS: [&str; 8] = [
     "2q1k3/1P1b1P2/3B4/p2Pp3/8/1n2N1r1/2P4p/R3K2Q w Q - 0 1",
 ];
 
-/// A tiny deterministic generator for the random play (proptest supplies the seed).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// The shared xorshift generator of the tests (proptest supplies the seed).
+use common::TestRng as Rng;
 
 fn roll(rng: &mut Rng) -> Dice {
     let r = ROLLS[rng.below(56)];

@@ -2,6 +2,7 @@
 //! random placements, checked against the slow square-by-square reference in
 //! `tests/reference`.
 
+mod common;
 mod reference;
 
 use dicechess::board::{Dice, Position};
@@ -19,19 +20,8 @@ const STARTS: [&str; 7] = [
     "r3k2r/1P4P1/8/2pP4/8/8/1p4p1/R3K2R b KQkq c3 0 1",
 ];
 
-/// A tiny deterministic generator for the random play (proptest supplies the seed).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// The shared xorshift generator of the tests (proptest supplies the seed).
+use common::TestRng as Rng;
 
 fn roll(rng: &mut Rng) -> Dice {
     let r = ROLLS[rng.below(56)];
