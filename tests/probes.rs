@@ -59,6 +59,30 @@ fn plain_king_rolls(p: &Position, defender: Color) -> u32 {
         .sum()
 }
 
+/// Plain per-roll king threat: rolls with which the side to move of `view` lands on `target`
+/// within `actions` micro-moves (castling is one micro-move spending King and Rook), by
+/// playing every move of every roll.
+fn plain_threat_rolls(view: &Position, target: dicechess::kernels::Square, actions: u8) -> u32 {
+    fn lands(p: &Position, target: dicechess::kernels::Square, actions: u8) -> bool {
+        let dice = p.dice();
+        let castle = dice.contains(4) && dice.contains(6);
+        let list = generate(p, dice.type_mask(), castle);
+        let mut hit = false;
+        list.for_each(p, |m| {
+            if !hit {
+                hit = m.to == target
+                    || (actions > 1 && lands(&p.play_unchecked(m), target, actions - 1));
+            }
+        });
+        hit
+    }
+    ROLLS
+        .iter()
+        .filter(|r| lands(&view.with_dice(r.dice()), target, actions))
+        .map(|r| r.weight as u32)
+        .sum()
+}
+
 /// Whether `square` holds a piece of letter `piece` of `defender` in `dfen`.
 fn lands_on(dfen: &str, square: &str, defender: Color, piece: char) -> bool {
     let board = reference::parse(dfen);
@@ -245,9 +269,67 @@ fn budgeted_results_complete_exactly_at_the_work_used() {
     assert!(b.is_exhausted());
 }
 
+/// Short threats whose only line for some roll starts by castling (the castled king or rook
+/// then captures) or by an en-passant capture that clears a bishop's diagonal: the walk's
+/// reach prune must keep those first moves open.
+#[test]
+fn castling_and_en_passant_lines_count_in_short_threats() {
+    for (with, without, target, actions) in [
+        // O-O-O, then Kc1xb2: the roll K R K, which two king moves cannot pay in two actions.
+        (
+            "8/8/8/8/8/8/1k6/R3K3 w Q - 0 1",
+            "8/8/8/8/8/8/1k6/R3K3 w - - 0 1",
+            "b2",
+            2,
+        ),
+        // Black, on the queen's side: O-O-O, then Kc8xb7.
+        (
+            "r3k3/1K6/8/8/8/8/8/8 b q - 0 1",
+            "r3k3/1K6/8/8/8/8/8/8 b - - 0 1",
+            "b7",
+            2,
+        ),
+        // b5xc6 e.p. takes the black pawn off the a3–e7 diagonal, then Bxe7: P B and any.
+        (
+            "8/4k3/8/1Pp5/8/B7/8/7K w - c6 0 1",
+            "8/4k3/8/1Pp5/8/B7/8/7K w - - 0 1",
+            "e7",
+            2,
+        ),
+    ] {
+        let sq = dicechess::kernels::Square::from_name(target.as_bytes()).expect("square");
+        let (a, b) = (pos(with), pos(without));
+        let plain = plain_threat_rolls(&a, sq, actions);
+        assert!(
+            plain > plain_threat_rolls(&b, sq, actions),
+            "{with}: the first move adds nothing"
+        );
+        assert_eq!(king_threat(&a, sq, actions), plain, "{with}");
+        assert_eq!(
+            king_threat(&b, sq, actions),
+            plain_threat_rolls(&b, sq, actions),
+            "{without}"
+        );
+    }
+}
+
 /// A random sparse placement (sliders, pawns near promotion, exposed kings, e.p. targets),
 /// where discovered attacks and promotions matter most.
 fn random_placement(seed: u64) -> Position {
+    random_sparse(seed, b"PNBRQKpnbrqkQRBqrb", 3, 9, false)
+}
+
+/// A random few-piece ending of mostly leapers and pawns, kings often on their home squares
+/// with rooks in the corners and castling rights: the positions where the empty-board reach
+/// prune of the capture walk skips whole subtrees, and where castling decides whether it may.
+fn random_ending(seed: u64) -> Position {
+    random_sparse(seed, b"PPNNKpnnpkRrBbPp", 0, 6, seed & 1 == 0)
+}
+
+/// Two kings (each on its home square half the time and corner rooks when `home`, else
+/// anywhere), then `min + rand(span)`
+/// pieces drawn from `letters` on random squares, random side, castling and e.p. fields.
+fn random_sparse(seed: u64, letters: &[u8], min: u64, span: u64, home: bool) -> Position {
     let mut x = seed | 1;
     let mut next = move |n: u64| {
         x ^= x << 13;
@@ -256,11 +338,26 @@ fn random_placement(seed: u64) -> Position {
         x % n
     };
     let mut board = [None::<char>; 64];
-    let letters = b"PNBRQKpnbrqkQRBqrb";
-    board[next(64) as usize] = Some('K');
-    board[next(64) as usize] = Some('k');
-    for _ in 0..(3 + next(9)) {
-        board[next(64) as usize] = Some(letters[next(letters.len() as u64) as usize] as char);
+    for (home_sq, c) in [(4, 'K'), (60, 'k')] {
+        let sq = if home && next(2) == 0 {
+            home_sq
+        } else {
+            next(64) as usize
+        };
+        board[sq] = Some(c);
+    }
+    if home {
+        for (sq, c) in [(0, 'R'), (7, 'R'), (56, 'r'), (63, 'r')] {
+            if board[sq].is_none() && next(2) == 0 {
+                board[sq] = Some(c);
+            }
+        }
+    }
+    for _ in 0..(min + next(span)) {
+        let sq = next(64) as usize;
+        if board[sq].is_none() {
+            board[sq] = Some(letters[next(letters.len() as u64) as usize] as char);
+        }
     }
     let mut placement = String::new();
     for rank in (0..8).rev() {
@@ -319,6 +416,32 @@ fn random_position(seed: u64, turns: usize) -> Position {
         };
     }
     p
+}
+
+proptest! {
+    // Few-piece endings are cheap for the plain searches, so many of them.
+    #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
+
+    #[test]
+    fn fast_counts_equal_plain_per_roll_searches_in_sparse_endings(seed in any::<u64>()) {
+        let p = random_ending(seed);
+        for d in Color::ALL {
+            prop_assert_eq!(king_capture_rolls(&p, d), plain_king_rolls(&p, d), "king {:?} {}", d, p);
+            prop_assert_eq!(queen_capture_rolls(&p, d), plain_queen_rolls(&p, d), "queen {:?} {}", d, p);
+            let kings = p.piece_bb(d, PieceType::King);
+            if kings.count() == 1 {
+                let view = attacker_view(&p, d);
+                let k = kings.first().expect("one king");
+                for actions in 1..=3 {
+                    prop_assert_eq!(
+                        king_threat(&view, k, actions),
+                        plain_threat_rolls(&view, k, actions),
+                        "threat within {} on {:?}, {}", actions, k, p
+                    );
+                }
+            }
+        }
+    }
 }
 
 proptest! {

@@ -15,6 +15,7 @@ mod bitboard;
 mod color;
 pub mod columns;
 mod piece;
+mod reach;
 mod square;
 
 pub use attacks::{
@@ -24,4 +25,5 @@ pub use attacks::{
 pub use bitboard::{Bitboard, BitboardIter};
 pub use color::Color;
 pub use piece::PieceType;
+pub use reach::reach;
 pub use square::Square;
