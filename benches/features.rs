@@ -1,15 +1,16 @@
 //! Feature-schema throughput (features.md): rows per second of each schema's batch
 //! `extract` on 4096 positions from random play, in rayon pools of 1 and 2 threads
 //! (`features/<schema id>/extract/<n>t`, throughput in rows), plus one `kcp-13` row
-//! (`extract_row`) on a sparse position, the start position and Kiwipete
-//! (`features/kcp-13-row/<position>`).
+//! (`extract_row`) on two bare kings (the JVM's "sparse" row, 79 µs there), a few-piece
+//! ending, the start position and Kiwipete (17.7 ms there) (`features/kcp-13-row/<position>`).
 //!
 //! The machine may be shared, so wall-clock rates undercount a core's speed; after the
 //! criterion groups each schema's 1-thread rate is printed also per second of the worker's
 //! own on-CPU time (`/proc/thread-self/schedstat`, Linux), as `rows/s per core`.
 //!
 //! Before timing, every schema's batch output (both pools) is checked against row-by-row
-//! `extract_row`.
+//! `extract_row`, and each timed `kcp-13` row's king columns against a plain count over the
+//! 56 rolls' legal paths.
 
 use criterion::{
     criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
@@ -58,6 +59,27 @@ fn random_play_positions(n: usize) -> Vec<Position> {
         }
     }
     out
+}
+
+/// Rolls out of 216 with which `defender`'s opponent captures a king of `defender`: the
+/// 56 rolls' legal paths searched one by one (a king capture ends the turn, so a path
+/// capturing the king ends without it).
+fn plain_king_rolls(p: &Position, defender: Color) -> u32 {
+    let view = p
+        .with_dice(dicechess::board::Dice::EMPTY)
+        .with_side_to_move(defender.opponent());
+    ROLLS
+        .iter()
+        .filter(|r| {
+            let rolled = view.with_dice(r.dice());
+            legal_paths(&rolled).iter().any(|path| {
+                path.end_position(&rolled)
+                    .piece_bb(defender, PieceType::King)
+                    .is_empty()
+            })
+        })
+        .map(|r| r.weight as u32)
+        .sum()
 }
 
 fn pool(threads: usize) -> ThreadPool {
@@ -149,10 +171,16 @@ fn bench(c: &mut Criterion) {
     let mut out = [0.0f32; 13];
     for (name, fen) in [
         ("sparse", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
+        ("ending", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
         ("start", START),
         ("kiwipete", KIWIPETE),
     ] {
         let p = Position::from_dfen(fen).expect("FEN");
+        Kcp13.extract_row(&p, Color::White, &mut out);
+        for (column, defender) in [(9, Color::Black), (10, Color::White)] {
+            let want = plain_king_rolls(&p, defender) as f32 / 216.0;
+            assert_eq!(out[column], want, "{name}: kcp-13 column {column}");
+        }
         g.bench_function(name, |b| {
             b.iter(|| {
                 Kcp13.extract_row(black_box(&p), Color::White, &mut out);
