@@ -368,7 +368,7 @@ impl Position {
         parse(text)
     }
 
-    /// The canonical DFEN; see [`write`].
+    /// The canonical DFEN; see [`write()`].
     pub fn to_dfen(&self) -> String {
         write(self)
     }

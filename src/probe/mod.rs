@@ -5,6 +5,7 @@
 mod adep;
 mod attackers;
 mod budget;
+mod capture_reach;
 mod dice_math;
 mod diversity;
 mod king_capture;

@@ -52,7 +52,7 @@ const fn build_rolls() -> [WeightedRoll; 56] {
     out
 }
 
-/// The 56 sorted multisets in lexicographic order ([1,1,1], [1,1,2], …, [6,6,6]), with
+/// The 56 sorted multisets in lexicographic order (`[1,1,1]`, `[1,1,2]`, …, `[6,6,6]`), with
 /// weights out of 216.
 pub const ROLLS: [WeightedRoll; 56] = build_rolls();
 
