@@ -4,7 +4,7 @@ use super::{check_len, BatchEvaluator, EvalError};
 use crate::batch::PositionBatch;
 use crate::board::Position;
 use crate::probe::MATERIAL_VALUES;
-use dicechess_kernels::columns::{material_balance, to_side_to_move};
+use dicechess_kernels::columns::{material_balance, material_side_to_move, to_side_to_move};
 use dicechess_kernels::{Color, PieceType};
 use rayon::prelude::*;
 
@@ -40,6 +40,40 @@ impl Material {
     }
 }
 
+/// [`material_side_to_move`] in the best form this CPU runs, chosen at run time (the
+/// standard library caches the feature tests). One core of the 2-core AVX-512 Xeon we
+/// measure on (`cargo bench --bench material`, 65,536 rows): `vpopcntq` 403 M rows/s, AVX2
+/// 176 M, the portable build (SSE4.2) 129 M, a row-at-a-time loop over `Position` 184 M.
+fn material_columns(
+    by_type: [&[u64]; 6],
+    white: &[u64],
+    black: &[u64],
+    side: &[u8],
+    values: &[i32; 6],
+    out: &mut [f32],
+) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use dicechess_kernels::columns::{
+            material_side_to_move_avx2, material_side_to_move_vpopcnt,
+        };
+        use std::arch::is_x86_feature_detected as has;
+        if has!("avx512f") && has!("avx512bw") && has!("avx512vl") && has!("avx512vpopcntdq") {
+            // SAFETY: every feature the function is compiled for was detected on this CPU
+            // just above. Why: 2.2× the row loop and 3.1× the portable kernel (numbers above).
+            unsafe { material_side_to_move_vpopcnt(by_type, white, black, side, values, out) };
+            return;
+        }
+        if has!("avx2") && has!("popcnt") {
+            // SAFETY: as above, for AVX2 and POPCNT. Why: 1.36× the portable kernel, whose
+            // 128-bit vector popcounts are slower than scalar ones.
+            unsafe { material_side_to_move_avx2(by_type, white, black, side, values, out) };
+            return;
+        }
+    }
+    material_side_to_move(by_type, white, black, side, values, out)
+}
+
 impl BatchEvaluator for Material {
     fn id(&self) -> String {
         "material".into()
@@ -56,19 +90,16 @@ impl BatchEvaluator for Material {
                 let lo = k * BLOCK;
                 let hi = lo + chunk.len();
                 let by_type = std::array::from_fn(|t| &batch.by_type[t][lo..hi]);
-                let mut ints = [0i32; BLOCK];
-                let ints = &mut ints[..chunk.len()];
-                material_balance(
+                let (white, black) = (&batch.by_color[0][lo..hi], &batch.by_color[1][lo..hi]);
+                let side = &batch.side[lo..hi];
+                material_columns(
                     by_type,
-                    &batch.by_color[0][lo..hi],
-                    &batch.by_color[1][lo..hi],
+                    white,
+                    black,
+                    side,
                     &MATERIAL_VALUES.prices(),
-                    ints,
+                    chunk,
                 );
-                to_side_to_move(&batch.side[lo..hi], ints);
-                for (o, &v) in chunk.iter_mut().zip(ints.iter()) {
-                    *o = v as f32;
-                }
             });
         Ok(())
     }

@@ -1,0 +1,182 @@
+//! The batch evaluators equal their row-at-a-time scores for any batch size (across the
+//! evaluator's 16,384-row blocks and the 4/8-row vector widths) and thread count, and every
+//! instruction-set form of the material column kernel this CPU runs equals a slow
+//! square-by-square count.
+
+mod common;
+
+use common::{random_rolled, TestRng};
+use dicechess::batch::PositionBatch;
+use dicechess::board::Position;
+use dicechess::eval::{BatchEvaluator, BotEvaluator, BotTerms, Material};
+use dicechess::kernels::columns::material_side_to_move;
+use dicechess::kernels::{Color, PieceType, Square};
+use dicechess::probe::MATERIAL_VALUES;
+
+/// Positions from random play over the shared starts (some with a king captured).
+fn positions(n: usize) -> Vec<Position> {
+    (0..n)
+        .map(|i| random_rolled(i, 0x5eed_0000 + i as u64, i % 23))
+        .collect()
+}
+
+/// Material of `p` from the side to move's view, square by square.
+fn slow_material(p: &Position) -> f32 {
+    let mut s = 0i32;
+    for i in 0..64u8 {
+        let sq = Square::new(i).expect("square");
+        for t in PieceType::ALL {
+            for c in Color::ALL {
+                if p.piece_bb(c, t).contains(sq) {
+                    let v = MATERIAL_VALUES.price(t);
+                    s += if c == p.side_to_move() { v } else { -v };
+                }
+            }
+        }
+    }
+    s as f32
+}
+
+fn pools() -> Vec<rayon::ThreadPool> {
+    [1, 2]
+        .iter()
+        .map(|&n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .expect("pool")
+        })
+        .collect()
+}
+
+#[test]
+fn batch_evaluators_equal_row_scores_for_any_size_and_thread_count() {
+    let base = positions(600);
+    // Longer batches repeat the base rows; 16,387 crosses one evaluator block.
+    let sizes = [0usize, 1, 3, 7, 8, 9, 15, 16, 17, 600, 16_387];
+    let evaluators: Vec<(Box<dyn BatchEvaluator>, Box<dyn Fn(&Position) -> i32>)> = vec![
+        (
+            Box::new(Material),
+            Box::new(|p: &Position| Material::score(p, p.side_to_move())),
+        ),
+        (
+            Box::new(BotEvaluator {
+                terms: BotTerms::Cautious,
+            }),
+            Box::new(|p: &Position| {
+                BotEvaluator {
+                    terms: BotTerms::Cautious,
+                }
+                .score(p, p.side_to_move())
+            }),
+        ),
+        (
+            Box::new(BotEvaluator {
+                terms: BotTerms::Aggressive,
+            }),
+            Box::new(|p: &Position| {
+                BotEvaluator {
+                    terms: BotTerms::Aggressive,
+                }
+                .score(p, p.side_to_move())
+            }),
+        ),
+    ];
+    for n in sizes {
+        let rows: Vec<Position> = (0..n).map(|i| base[i % base.len()]).collect();
+        let batch = PositionBatch::from_positions(&rows);
+        for (eval, score) in &evaluators {
+            let want: Vec<f32> = rows.iter().map(|p| score(p) as f32).collect();
+            for pool in pools() {
+                let mut got = vec![f32::NAN; n];
+                pool.install(|| eval.evaluate(&batch, &mut got))
+                    .expect("evaluate");
+                assert_eq!(
+                    got,
+                    want,
+                    "{} over {n} rows on {} threads",
+                    eval.id(),
+                    pool.current_num_threads()
+                );
+            }
+        }
+    }
+    // The row form itself against the slow count.
+    for p in &base {
+        assert_eq!(
+            Material::score(p, p.side_to_move()) as f32,
+            slow_material(p)
+        );
+    }
+}
+
+/// Random columns (any bits, not only legal boards) of `n` rows: the kernel's arithmetic
+/// must hold for every input, overlapping colours and empty rows included.
+fn random_columns(n: usize, seed: u64) -> ([Vec<u64>; 6], [Vec<u64>; 2], Vec<u8>) {
+    let mut rng = TestRng(seed);
+    let by_type = std::array::from_fn(|_| (0..n).map(|_| rng.next()).collect());
+    let by_color = std::array::from_fn(|_| (0..n).map(|_| rng.next()).collect());
+    let side = (0..n).map(|_| (rng.next() & 1) as u8).collect();
+    (by_type, by_color, side)
+}
+
+/// The material formula, one bit at a time.
+fn slow_balance(by_type: &[Vec<u64>; 6], by_color: &[Vec<u64>; 2], side: &[u8], i: usize) -> f32 {
+    let values = MATERIAL_VALUES.prices();
+    let mut s = 0i32;
+    for (t, col) in by_type.iter().enumerate() {
+        for bit in 0..64 {
+            let x = col[i] >> bit & 1;
+            s += values[t] * (x & by_color[0][i] >> bit & 1) as i32;
+            s -= values[t] * (x & by_color[1][i] >> bit & 1) as i32;
+        }
+    }
+    (if side[i] == 0 { s } else { -s }) as f32
+}
+
+#[test]
+fn every_material_kernel_this_cpu_runs_equals_the_slow_formula() {
+    type Kernel = Box<dyn Fn([&[u64]; 6], &[u64], &[u64], &[u8], &[i32; 6], &mut [f32])>;
+    let mut kernels: Vec<(&str, Kernel)> = vec![("portable", Box::new(material_side_to_move))];
+    #[cfg(target_arch = "x86_64")]
+    {
+        use dicechess::kernels::columns::{
+            material_side_to_move_avx2, material_side_to_move_vpopcnt,
+        };
+        use std::arch::is_x86_feature_detected as has;
+        if has!("avx2") && has!("popcnt") {
+            // SAFETY: AVX2 and POPCNT were detected on this CPU just above.
+            kernels.push((
+                "avx2",
+                Box::new(|a, b, c, d, e, f| unsafe {
+                    material_side_to_move_avx2(a, b, c, d, e, f)
+                }),
+            ));
+        }
+        if has!("avx512f") && has!("avx512bw") && has!("avx512vl") && has!("avx512vpopcntdq") {
+            // SAFETY: every feature the kernel is compiled for was detected just above.
+            kernels.push((
+                "vpopcnt",
+                Box::new(|a, b, c, d, e, f| unsafe {
+                    material_side_to_move_vpopcnt(a, b, c, d, e, f)
+                }),
+            ));
+        }
+    }
+    let values = MATERIAL_VALUES.prices();
+    for (k, n) in [0usize, 1, 5, 8, 13, 16, 31, 64, 257]
+        .into_iter()
+        .enumerate()
+    {
+        let (by_type, by_color, side) = random_columns(n, 0xc01_u64 + k as u64);
+        let want: Vec<f32> = (0..n)
+            .map(|i| slow_balance(&by_type, &by_color, &side, i))
+            .collect();
+        let cols = std::array::from_fn(|t| by_type[t].as_slice());
+        for (name, kernel) in &kernels {
+            let mut got = vec![f32::NAN; n];
+            kernel(cols, &by_color[0], &by_color[1], &side, &values, &mut got);
+            assert_eq!(got, want, "{name} kernel over {n} rows");
+        }
+    }
+}
