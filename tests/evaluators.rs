@@ -54,33 +54,27 @@ fn batch_evaluators_equal_row_scores_for_any_size_and_thread_count() {
     let base = positions(600);
     // Longer batches repeat the base rows; 16,387 crosses one evaluator block.
     let sizes = [0usize, 1, 3, 7, 8, 9, 15, 16, 17, 600, 16_387];
-    let evaluators: Vec<(Box<dyn BatchEvaluator>, Box<dyn Fn(&Position) -> i32>)> = vec![
-        (
-            Box::new(Material),
-            Box::new(|p: &Position| Material::score(p, p.side_to_move())),
-        ),
-        (
-            Box::new(BotEvaluator {
+    let cautious = BotEvaluator {
+        terms: BotTerms::Cautious,
+    };
+    let aggressive = BotEvaluator {
+        terms: BotTerms::Aggressive,
+    };
+    type RowScore = fn(&Position) -> i32;
+    let evaluators: [(&dyn BatchEvaluator, RowScore); 3] = [
+        (&Material, |p| Material::score(p, p.side_to_move())),
+        (&cautious, |p| {
+            BotEvaluator {
                 terms: BotTerms::Cautious,
-            }),
-            Box::new(|p: &Position| {
-                BotEvaluator {
-                    terms: BotTerms::Cautious,
-                }
-                .score(p, p.side_to_move())
-            }),
-        ),
-        (
-            Box::new(BotEvaluator {
+            }
+            .score(p, p.side_to_move())
+        }),
+        (&aggressive, |p| {
+            BotEvaluator {
                 terms: BotTerms::Aggressive,
-            }),
-            Box::new(|p: &Position| {
-                BotEvaluator {
-                    terms: BotTerms::Aggressive,
-                }
-                .score(p, p.side_to_move())
-            }),
-        ),
+            }
+            .score(p, p.side_to_move())
+        }),
     ];
     for n in sizes {
         let rows: Vec<Position> = (0..n).map(|i| base[i % base.len()]).collect();
