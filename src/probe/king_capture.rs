@@ -16,9 +16,9 @@
 //!   ([`dicechess_kernels::reach`]) which pieces could still land on a target with the
 //!   micro-moves left, and generates only the types whose first move can start such a line
 //!   (none at all: the subtree is skipped). Two bare kings cost 6 ns instead of two 0.8 µs
-//!   traversals; see `capture_reach::first_moves`.
+//!   traversals; see `capture_reach::ReachRule::first_moves`.
 
-use super::capture_reach::first_moves;
+use super::capture_reach::ReachRule;
 use super::dice_math::{weight_of, ALL_ROLLS};
 use crate::board::{Dice, Position};
 use crate::rules::{
@@ -191,6 +191,7 @@ fn new_attacker_types(pos: &Position, m: MicroMove, targets: Bitboard) -> u8 {
 struct Cover<'a, M: Meter> {
     targets: Bitboard,
     covered: u64,
+    rule: ReachRule,
     meter: &'a mut M,
 }
 
@@ -211,7 +212,7 @@ impl<M: Meter> Cover<'_, M> {
     fn expand(&mut self, pos: &Position, spent: Dice, actions_left: u8) -> ControlFlow<bool> {
         // Every move spends a die: no more moves than dice left.
         let actions = actions_left.min(3 - spent.len() as u8);
-        let first = first_moves(pos, self.targets, actions);
+        let first = self.rule.first_moves(pos, actions);
         // Types whose die could still cover a new roll and whose piece can still get there,
         // and castling (King + Rook dice).
         let mut useful = 0u8;
@@ -380,18 +381,23 @@ fn capture_mask<M: Meter>(
     if targets.is_empty() {
         return Some(0);
     }
+    // The root's own attackers cover every roll showing their face.
+    let attacking = types_attacking(pos, targets, pos.side_to_move());
+    let mut covered = 0;
+    for p in PieceType::ALL {
+        if attacking & p.mask_bit() != 0 {
+            covered |= rolls_adding(Dice::EMPTY, p.face());
+        }
+    }
+    if covered == ALL_ROLLS || max_actions < 2 {
+        return Some(covered);
+    }
     let mut cover = Cover {
         targets,
-        covered: 0,
+        covered,
+        rule: ReachRule::new(pos, targets),
         meter,
     };
-    cover.cover(
-        Dice::EMPTY,
-        types_attacking(pos, targets, pos.side_to_move()),
-    );
-    if cover.covered == ALL_ROLLS || max_actions < 2 {
-        return Some(cover.covered);
-    }
     match cover.expand(pos, Dice::EMPTY, max_actions) {
         ControlFlow::Break(false) => None,
         _ => Some(cover.covered),
