@@ -118,9 +118,10 @@ fn types_attacking(pos: &Position, targets: Bitboard, attacker: Color) -> u8 {
 /// pieces that already attacked before it: the moved piece from its new square (as its new
 /// type), and sliders whose line through a vacated square (origin, e.p. victim, castling
 /// rook) opens. Attackers that were there before `m` were counted with fewer dice, so they
-/// add nothing. Costs a few table lookups instead of playing the move.
+/// add nothing. `seen` = the squares the targets see (queen-wise) in `pos`; a move vacating
+/// none of them opens no line. Costs a few table lookups instead of playing the move.
 #[inline]
-fn new_attacker_types(pos: &Position, m: MicroMove, targets: Bitboard) -> u8 {
+fn new_attacker_types(pos: &Position, m: MicroMove, targets: Bitboard, seen: Bitboard) -> u8 {
     let us = pos.side_to_move();
     let occ = pos.occupied();
     let mut vacated = Bitboard::from_square(m.from);
@@ -129,7 +130,8 @@ fn new_attacker_types(pos: &Position, m: MicroMove, targets: Bitboard) -> u8 {
         MoveKind::Promotion(t) => t,
         _ => m.piece,
     };
-    let mut movers = [(landed, m.to), (landed, m.to)];
+    // The castled rook, when there is one.
+    let mut rook = None;
     match m.kind {
         MoveKind::EnPassant => {
             let victim = match us {
@@ -153,34 +155,40 @@ fn new_attacker_types(pos: &Position, m: MicroMove, targets: Bitboard) -> u8 {
             );
             vacated |= Bitboard::from_square(rf);
             occ2 = (occ2 & !Bitboard::from_square(rf)) | Bitboard::from_square(rt);
-            movers[1] = (PieceType::Rook, rt);
+            rook = Some(rt);
         }
         _ => {}
     }
+    let attacks = |piece: PieceType, sq: Square| match piece {
+        PieceType::Pawn => pawn_attacks(us, sq),
+        PieceType::Knight => knight_attacks(sq),
+        PieceType::Bishop => bishop_attacks(sq, occ2),
+        PieceType::Rook => rook_attacks(sq, occ2),
+        PieceType::Queen => queen_attacks(sq, occ2),
+        PieceType::King => king_attacks(sq),
+    };
+    let mut new = 0u8;
+    // The moved piece (and castled rook) from its new square, against all targets at once.
+    if (attacks(landed, m.to) & targets).any() {
+        new |= landed.mask_bit();
+    }
+    if let Some(rt) = rook {
+        if (attacks(PieceType::Rook, rt) & targets).any() {
+            new |= PieceType::Rook.mask_bit();
+        }
+    }
+    // A vacated square that a target sees may open a line to one of our sliders.
     let own = pos.color(us) & !vacated;
     let diag = own & (pos.pieces(PieceType::Bishop) | pos.pieces(PieceType::Queen));
     let orth = own & (pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Queen));
-    let mut new = 0u8;
-    for t in targets {
-        for (piece, sq) in movers {
-            let attacks = match piece {
-                PieceType::Pawn => pawn_attacks(us, sq),
-                PieceType::Knight => knight_attacks(sq),
-                PieceType::Bishop => bishop_attacks(sq, occ2),
-                PieceType::Rook => rook_attacks(sq, occ2),
-                PieceType::Queen => queen_attacks(sq, occ2),
-                PieceType::King => king_attacks(sq),
-            };
-            if attacks.contains(t) {
-                new |= piece.mask_bit();
-            }
-        }
-        // A vacated square that `t` sees may open a line to one of our sliders.
-        if (queen_attacks(t, occ) & vacated).any() {
-            let hits = (bishop_attacks(t, occ2) & diag) | (rook_attacks(t, occ2) & orth);
-            for piece in [PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
-                if (hits & pos.pieces(piece)).any() {
-                    new |= piece.mask_bit();
+    if (seen & vacated).any() {
+        for t in targets {
+            if (queen_attacks(t, occ) & vacated).any() {
+                let hits = (bishop_attacks(t, occ2) & diag) | (rook_attacks(t, occ2) & orth);
+                for piece in [PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
+                    if (hits & pos.pieces(piece)).any() {
+                        new |= piece.mask_bit();
+                    }
                 }
             }
         }
@@ -245,8 +253,14 @@ impl<M: Meter> Cover<'_, M> {
         if leaf {
             return self.expand_leaf(pos, &list, spent, useful);
         }
+        // The squares the targets see: a move vacating none of them discovers nothing.
+        let occ = pos.occupied();
+        let mut seen = Bitboard::EMPTY;
+        for t in self.targets {
+            seen |= queen_attacks(t, occ);
+        }
         list.try_for_each(pos, |m| {
-            let Some(next) = self.examine(pos, m, spent, useful)? else {
+            let Some(next) = self.examine(pos, m, spent, useful, seen)? else {
                 return ControlFlow::Continue(());
             };
             if next.len() <= 1 && actions_left > 2 && rolls_containing(next) & !self.covered != 0 {
@@ -256,16 +270,17 @@ impl<M: Meter> Cover<'_, M> {
         })
     }
 
-    /// Charge and judge one move: cover the rolls its new attackers reach. Returns the dice
-    /// spent after it when the move can still matter (for a deeper look), `None` when it
-    /// cannot; `Break(true)` when every roll is covered, `Break(false)` when the meter ran
-    /// out.
+    /// Charge and judge one move: cover the rolls its new attackers reach (`seen`: the
+    /// squares the targets see in `pos`). Returns the dice spent after it when the move can
+    /// still matter (for a deeper look), `None` when it cannot; `Break(true)` when every roll
+    /// is covered, `Break(false)` when the meter ran out.
     fn examine(
         &mut self,
         pos: &Position,
         m: MicroMove,
         spent: Dice,
         useful: u8,
+        seen: Bitboard,
     ) -> ControlFlow<bool, Option<Dice>> {
         if !self.meter.charge(1) {
             return ControlFlow::Break(false);
@@ -286,7 +301,7 @@ impl<M: Meter> Cover<'_, M> {
         let Some(next) = next.filter(|&n| rolls_containing(n) & !self.covered != 0) else {
             return ControlFlow::Continue(None);
         };
-        self.cover(next, new_attacker_types(pos, m, self.targets));
+        self.cover(next, new_attacker_types(pos, m, self.targets, seen));
         if self.covered == ALL_ROLLS {
             return ControlFlow::Break(true);
         }
@@ -323,7 +338,7 @@ impl<M: Meter> Cover<'_, M> {
                 && e.castles == 0
                 && (p != PieceType::Pawn || (e.to & special).is_empty());
             if !plain {
-                self.expand_moves(pos, e, spent, useful)?;
+                self.expand_moves(pos, e, spent, useful, visible)?;
                 continue;
             }
             if useful & p.mask_bit() == 0 {
@@ -352,18 +367,20 @@ impl<M: Meter> Cover<'_, M> {
         ControlFlow::Continue(())
     }
 
-    /// One piece's moves judged one by one (discoveries, promotions, e.p., castling).
+    /// One piece's moves judged one by one (discoveries, promotions, e.p., castling);
+    /// `seen`: the squares the targets see in `pos`.
     fn expand_moves(
         &mut self,
         pos: &Position,
         e: &PieceMoves,
         spent: Dice,
         useful: u8,
+        seen: Bitboard,
     ) -> ControlFlow<bool> {
         let mut single = MoveList::default();
         single.push_entry(*e);
         single.try_for_each(pos, |m| {
-            self.examine(pos, m, spent, useful)?;
+            self.examine(pos, m, spent, useful, seen)?;
             ControlFlow::Continue(())
         })
     }
