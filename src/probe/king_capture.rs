@@ -15,8 +15,10 @@
 //! * before generating a node's moves, asks the empty-board reach table
 //!   ([`dicechess_kernels::reach`]) which pieces could still land on a target with the
 //!   micro-moves left, and generates only the types whose first move can start such a line
-//!   (none at all: the subtree is skipped). Two bare kings cost 6 ns instead of two 0.8 µs
-//!   traversals; see `capture_reach::ReachRule::first_moves`.
+//!   (none at all: the subtree is skipped); see `capture_reach::ReachRule::first_moves`.
+//!   Measured (`cargo bench --bench features -- kcp-13-row`, this 2-core Xeon): a whole
+//!   `kcp-13` row of two bare kings 2.0 µs → 0.13 µs, Kiwipete ≈ 10 % faster, and over
+//!   random play 33 k → 39 k rows/s on one thread.
 
 use super::capture_reach::ReachRule;
 use super::dice_math::{weight_of, ALL_ROLLS};
