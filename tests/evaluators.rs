@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{random_rolled, TestRng};
+use common::{pools, random_rolled, TestRng};
 use dicechess::batch::PositionBatch;
 use dicechess::board::Position;
 use dicechess::eval::{BatchEvaluator, BotEvaluator, BotTerms, Material};
@@ -35,18 +35,6 @@ fn slow_material(p: &Position) -> f32 {
         }
     }
     s as f32
-}
-
-fn pools() -> Vec<rayon::ThreadPool> {
-    [1, 2]
-        .iter()
-        .map(|&n| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .expect("pool")
-        })
-        .collect()
 }
 
 #[test]

@@ -6,6 +6,7 @@
 //! colour-flip symmetry, the documented invariants, batch = row-by-row extraction in rayon
 //! pools of 1 and 2 threads, and no heap allocation per row.
 
+mod common;
 mod reference;
 
 use dicechess::batch::PositionBatch;
@@ -905,15 +906,7 @@ fn batch_positions(n: usize) -> Vec<Position> {
 #[test]
 fn batch_extract_equals_rows() {
     let all = batch_positions(1000);
-    let pools: Vec<rayon::ThreadPool> = [1, 2]
-        .iter()
-        .map(|&n| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .expect("pool")
-        })
-        .collect();
+    let pools = common::pools();
     for s in all_schemas() {
         // Row-by-row values from both colours, once per schema.
         let rows: Vec<[Vec<f32>; 2]> = all

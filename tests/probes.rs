@@ -5,7 +5,7 @@ mod reference;
 
 use common::*;
 use dicechess::board::{Dice, Position};
-use dicechess::kernels::{Color, PieceType};
+use dicechess::kernels::{Bitboard, Color, PieceType, Square};
 use dicechess::probe::{
     all_partitions, budgeted_first_king_capture, budgeted_king_capture_rolls, budgeted_legal_paths,
     king_capture_rolls, king_threat, partitions_for, queen_capture_rolls, rolls_showing_any_of,
@@ -59,28 +59,33 @@ fn plain_king_rolls(p: &Position, defender: Color) -> u32 {
         .sum()
 }
 
-/// Plain per-roll king threat: rolls with which the side to move of `view` lands on `target`
-/// within `actions` micro-moves (castling is one micro-move spending King and Rook), by
-/// playing every move of every roll.
-fn plain_threat_rolls(view: &Position, target: dicechess::kernels::Square, actions: u8) -> u32 {
-    fn lands(p: &Position, target: dicechess::kernels::Square, actions: u8) -> bool {
+/// Plain per-roll landing search: rolls with which the side to move of `view` lands on one of
+/// `targets` within `actions` micro-moves (castling is one micro-move spending King and
+/// Rook; lines go on through any capture), by playing every move of every roll.
+fn plain_landing_rolls(view: &Position, targets: Bitboard, actions: u8) -> u32 {
+    fn lands(p: &Position, targets: Bitboard, actions: u8) -> bool {
         let dice = p.dice();
         let castle = dice.contains(4) && dice.contains(6);
         let list = generate(p, dice.type_mask(), castle);
         let mut hit = false;
         list.for_each(p, |m| {
             if !hit {
-                hit = m.to == target
-                    || (actions > 1 && lands(&p.play_unchecked(m), target, actions - 1));
+                hit = targets.contains(m.to)
+                    || (actions > 1 && lands(&p.play_unchecked(m), targets, actions - 1));
             }
         });
         hit
     }
     ROLLS
         .iter()
-        .filter(|r| lands(&view.with_dice(r.dice()), target, actions))
+        .filter(|r| lands(&view.with_dice(r.dice()), targets, actions))
         .map(|r| r.weight as u32)
         .sum()
+}
+
+/// Plain king threat: [`plain_landing_rolls`] on the king's square.
+fn plain_threat_rolls(view: &Position, target: Square, actions: u8) -> u32 {
+    plain_landing_rolls(view, Bitboard::from_square(target), actions)
 }
 
 /// Whether `square` holds a piece of letter `piece` of `defender` in `dfen`.
@@ -122,24 +127,7 @@ fn plain_queen_rolls(p: &Position, defender: Color) -> u32 {
     if queens.is_empty() {
         return 0;
     }
-    fn reach(p: &Position, queens: dicechess::kernels::Bitboard) -> bool {
-        let dice = p.dice();
-        let castle = dice.contains(4) && dice.contains(6);
-        let list = generate(p, dice.type_mask(), castle);
-        let mut hit = false;
-        list.for_each(p, |m| {
-            if !hit {
-                hit = queens.contains(m.to) || reach(&p.play_unchecked(m), queens);
-            }
-        });
-        hit
-    }
-    let base = attacker_view(p, defender);
-    ROLLS
-        .iter()
-        .filter(|r| reach(&base.with_dice(r.dice()), queens))
-        .map(|r| r.weight as u32)
-        .sum()
+    plain_landing_rolls(&attacker_view(p, defender), queens, 3)
 }
 
 #[test]
@@ -297,7 +285,7 @@ fn castling_and_en_passant_lines_count_in_short_threats() {
             2,
         ),
     ] {
-        let sq = dicechess::kernels::Square::from_name(target.as_bytes()).expect("square");
+        let sq = Square::from_name(target.as_bytes()).expect("square");
         let (a, b) = (pos(with), pos(without));
         let plain = plain_threat_rolls(&a, sq, actions);
         assert!(

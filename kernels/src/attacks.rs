@@ -36,7 +36,8 @@ const fn leaper_table(deltas: &[(i8, i8)]) -> [u64; 64] {
     table
 }
 
-static KNIGHT: [u64; 64] = leaper_table(&[
+/// A knight's (file, rank) steps.
+pub(crate) const KNIGHT_STEPS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),
@@ -45,8 +46,9 @@ static KNIGHT: [u64; 64] = leaper_table(&[
     (-2, -1),
     (-2, 1),
     (-1, 2),
-]);
-static KING: [u64; 64] = leaper_table(&[
+];
+/// A king's (file, rank) steps.
+pub(crate) const KING_STEPS: [(i8, i8); 8] = [
     (1, 0),
     (1, 1),
     (0, 1),
@@ -55,7 +57,10 @@ static KING: [u64; 64] = leaper_table(&[
     (-1, -1),
     (0, -1),
     (1, -1),
-]);
+];
+
+static KNIGHT: [u64; 64] = leaper_table(&KNIGHT_STEPS);
+static KING: [u64; 64] = leaper_table(&KING_STEPS);
 static PAWN: [[u64; 64]; 2] = [
     leaper_table(&[(-1, 1), (1, 1)]),
     leaper_table(&[(-1, -1), (1, -1)]),

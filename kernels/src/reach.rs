@@ -17,6 +17,7 @@
 //! Size and cost: 3 levels × 7 movers × 64 targets `u64` = 10,752 bytes, computed by the
 //! compiler (`const fn`), so a lookup is one indexed load.
 
+use crate::attacks::{KING_STEPS, KNIGHT_STEPS};
 use crate::{Bitboard, Color, PieceType, Square};
 
 /// Movers of the table: both pawn colours, then knight, bishop, rook, queen, king.
@@ -31,16 +32,6 @@ const KING: usize = 6;
 
 const ORTHOGONAL: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const KNIGHT_STEPS: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
 
 /// Squares reached from `sq` by `steps`, each taken once (`slide = false`) or repeatedly
 /// over an empty board (`slide = true`).
@@ -71,7 +62,7 @@ const fn symmetric_moves(mover: usize, sq: usize) -> u64 {
         BISHOP => stepped(sq, &DIAGONAL, true),
         ROOK => stepped(sq, &ORTHOGONAL, true),
         QUEEN => stepped(sq, &DIAGONAL, true) | stepped(sq, &ORTHOGONAL, true),
-        KING => stepped(sq, &DIAGONAL, false) | stepped(sq, &ORTHOGONAL, false),
+        KING => stepped(sq, &KING_STEPS, false),
         _ => 0,
     }
 }

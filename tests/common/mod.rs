@@ -106,3 +106,16 @@ pub fn random_rolled(start: usize, seed: u64, turns: usize) -> dicechess::board:
     }
     pos.with_dice(ROLLS[rng.below(56)].dice())
 }
+
+/// Rayon pools of one and two threads, for "any thread count" checks.
+pub fn pools() -> Vec<rayon::ThreadPool> {
+    [1, 2]
+        .iter()
+        .map(|&n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .expect("pool")
+        })
+        .collect()
+}
