@@ -211,6 +211,24 @@ proptest! {
     }
 }
 
+/// Three replies tie at a value made of loss terms (−1e9 per capturing roll): a per-roll
+/// window computed by subtracting sums of that size lost the tie to cancellation and pruning
+/// cut two of them (found by the proptest above; fixed by testing in the sum domain).
+#[test]
+fn ties_between_loss_tainted_candidates_survive_pruning_at_depth_3() {
+    let p = Position::from_dfen("5R2/1k6/8/8/8/8/8/4K3 b - - 2 2 rkk").expect("DFEN");
+    let config = |pruning| SearchConfig {
+        pruning,
+        chance: ChanceMode::Adep,
+        ..exact(3, 3)
+    };
+    let want = best_set(&search(&p, config(false), None, 5));
+    assert_eq!(want.1.len(), 3, "{want:?}");
+    assert_eq!(best_set(&search(&p, config(true), None, 5)), want);
+    let tt = Arc::new(TranspositionTable::with_megabytes(4));
+    assert_eq!(best_set(&search(&p, config(true), Some(tt), 5)), want);
+}
+
 /// Every row scores `value` (from the row's side-to-move view).
 struct Constant(f32);
 

@@ -817,11 +817,11 @@ impl Expectimax {
                 values.into_iter().fold(f64::INFINITY, f64::min)
             } else {
                 // Our chance node under each reply; the minimum, cut when it cannot matter.
-                let roll_alpha = if probing {
-                    (alpha_sum - acc - ceil[k + 1]) / wf
-                } else {
-                    f64::NEG_INFINITY
-                };
+                // The test stays in the sum domain: a per-roll alpha `(alpha_sum − acc −
+                // ceil)/w` loses the tie to cancellation when loss values (−1e9) sit in the
+                // sums, and would cut a reply that ties the best candidate.
+                let below =
+                    |best: f64| probing && strictly_below(acc + wf * best + ceil[k + 1], alpha_sum);
                 let mut states = r.states;
                 states.sort_by_cached_key(|p| Material::score(p, shared.us));
                 let mut best = f64::INFINITY;
@@ -833,11 +833,11 @@ impl Expectimax {
                             return Ok(result);
                         }
                     }
-                    if strictly_below(best, roll_alpha) {
+                    if below(best) {
                         break;
                     }
                 }
-                if strictly_below(best, roll_alpha) {
+                if below(best) {
                     // This roll alone pushes the node below alpha.
                     result.value = (acc + wf * best + ceil[k + 1]) / 216.0;
                     result.kind = NodeKind::Upper;
