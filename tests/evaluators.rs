@@ -9,7 +9,9 @@ use common::{pools, random_rolled, TestRng};
 use dicechess::batch::PositionBatch;
 use dicechess::board::Position;
 use dicechess::eval::{BatchEvaluator, BotEvaluator, BotTerms, Material};
-use dicechess::kernels::columns::material_side_to_move;
+use dicechess::kernels::columns::{
+    material_balance, material_side_to_move, popcount_and, to_side_to_move,
+};
 use dicechess::kernels::{Color, PieceType, Square};
 use dicechess::probe::MATERIAL_VALUES;
 
@@ -159,6 +161,23 @@ fn every_material_kernel_this_cpu_runs_equals_the_slow_formula() {
             let mut got = vec![f32::NAN; n];
             kernel(cols, &by_color[0], &by_color[1], &side, &values, &mut got);
             assert_eq!(got, want, "{name} kernel over {n} rows");
+        }
+        // The unfused integer kernels: balance, then the side-to-move sign.
+        let mut ints = vec![i32::MIN; n];
+        material_balance(cols, &by_color[0], &by_color[1], &values, &mut ints);
+        to_side_to_move(&side, &mut ints);
+        let ints: Vec<f32> = ints.iter().map(|&v| v as f32).collect();
+        assert_eq!(
+            ints, want,
+            "material_balance + to_side_to_move over {n} rows"
+        );
+        let mut counts = vec![u32::MAX; n];
+        popcount_and(&by_type[0], &by_color[1], &mut counts);
+        for (i, &c) in counts.iter().enumerate() {
+            let slow = (0..64)
+                .filter(|b| by_type[0][i] >> b & 1 == 1 && by_color[1][i] >> b & 1 == 1)
+                .count();
+            assert_eq!(c as usize, slow, "popcount_and row {i} of {n}");
         }
     }
 }
