@@ -1,13 +1,12 @@
 //! Material over `PositionBatch` columns versus a row-at-a-time loop over `Position`s, on 1
 //! and 2 threads: the evaluator (best kernel for the CPU: AVX-512 `vpopcntq`, AVX2, else
-//! portable), the portable and AVX2 column kernels alone on one thread, and the row loop.
+//! portable), every kernel form the CPU runs alone on one thread, and the row loop.
 //! Asserts equal results before timing.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use dicechess::batch::PositionBatch;
 use dicechess::board::Position;
-use dicechess::eval::{BatchEvaluator, Material};
-use dicechess::kernels::columns::material_side_to_move;
+use dicechess::eval::{material_kernels, BatchEvaluator, Material};
 use dicechess::rules::{legal_paths, ROLLS};
 use std::hint::black_box;
 use std::time::Duration;
@@ -64,45 +63,26 @@ fn bench(c: &mut Criterion) {
             b.iter(|| pool.install(|| Material.evaluate(black_box(&batch), &mut batch_out)))
         });
     }
-    // The portable column kernel alone, on this thread (what a CPU without AVX-512 runs).
+    // Each kernel form this CPU runs, alone on this thread (a CPU without AVX-512 runs the
+    // next one down).
     let by_type = std::array::from_fn(|t| batch.by_type[t].as_slice());
     let values = dicechess::probe::MATERIAL_VALUES.prices();
-    let mut portable_out = vec![0f32; rows.len()];
-    let portable = |out: &mut [f32]| {
-        material_side_to_move(
-            by_type,
-            &batch.by_color[0],
-            &batch.by_color[1],
-            &batch.side,
-            &values,
-            out,
-        )
-    };
-    portable(&mut portable_out);
-    assert_eq!(portable_out, row_out, "portable kernel and rows must agree");
-    g.bench_function(BenchmarkId::new("batch_columns_portable", 1), |b| {
-        b.iter(|| portable(black_box(&mut portable_out)))
-    });
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        let avx2 = |out: &mut [f32]| {
-            // SAFETY: AVX2 was detected just above; POPCNT is in the x86-64-v2 baseline this
-            // crate is built for (.cargo/config.toml).
-            unsafe {
-                dicechess::kernels::columns::material_side_to_move_avx2(
+    let mut kernel_out = vec![0f32; rows.len()];
+    for &(name, kernel) in material_kernels() {
+        let (white, black) = (&batch.by_color[0], &batch.by_color[1]);
+        kernel(by_type, white, black, &batch.side, &values, &mut kernel_out);
+        assert_eq!(kernel_out, row_out, "{name} kernel and rows must agree");
+        g.bench_function(BenchmarkId::new(format!("batch_columns_{name}"), 1), |b| {
+            b.iter(|| {
+                kernel(
                     by_type,
-                    &batch.by_color[0],
-                    &batch.by_color[1],
+                    white,
+                    black,
                     &batch.side,
                     &values,
-                    out,
+                    black_box(&mut kernel_out),
                 )
-            }
-        };
-        avx2(&mut portable_out);
-        assert_eq!(portable_out, row_out, "AVX2 kernel and rows must agree");
-        g.bench_function(BenchmarkId::new("batch_columns_avx2", 1), |b| {
-            b.iter(|| avx2(black_box(&mut portable_out)))
+            })
         });
     }
     let mut out = vec![0i32; rows.len()];

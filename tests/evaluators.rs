@@ -8,10 +8,8 @@ mod common;
 use common::{pools, random_rolled, TestRng};
 use dicechess::batch::PositionBatch;
 use dicechess::board::Position;
-use dicechess::eval::{BatchEvaluator, BotEvaluator, BotTerms, Material};
-use dicechess::kernels::columns::{
-    material_balance, material_side_to_move, popcount_and, to_side_to_move,
-};
+use dicechess::eval::{material_kernels, BatchEvaluator, BotEvaluator, BotTerms, Material};
+use dicechess::kernels::columns::{material_balance, popcount_and, to_side_to_move};
 use dicechess::kernels::{Color, PieceType, Square};
 use dicechess::probe::MATERIAL_VALUES;
 
@@ -120,33 +118,8 @@ fn slow_balance(by_type: &[Vec<u64>; 6], by_color: &[Vec<u64>; 2], side: &[u8], 
 
 #[test]
 fn every_material_kernel_this_cpu_runs_equals_the_slow_formula() {
-    type Kernel = Box<dyn Fn([&[u64]; 6], &[u64], &[u64], &[u8], &[i32; 6], &mut [f32])>;
-    let mut kernels: Vec<(&str, Kernel)> = vec![("portable", Box::new(material_side_to_move))];
-    #[cfg(target_arch = "x86_64")]
-    {
-        use dicechess::kernels::columns::{
-            material_side_to_move_avx2, material_side_to_move_vpopcnt,
-        };
-        use std::arch::is_x86_feature_detected as has;
-        if has!("avx2") && has!("popcnt") {
-            // SAFETY: AVX2 and POPCNT were detected on this CPU just above.
-            kernels.push((
-                "avx2",
-                Box::new(|a, b, c, d, e, f| unsafe {
-                    material_side_to_move_avx2(a, b, c, d, e, f)
-                }),
-            ));
-        }
-        if has!("avx512f") && has!("avx512bw") && has!("avx512vl") && has!("avx512vpopcntdq") {
-            // SAFETY: every feature the kernel is compiled for was detected just above.
-            kernels.push((
-                "vpopcnt",
-                Box::new(|a, b, c, d, e, f| unsafe {
-                    material_side_to_move_vpopcnt(a, b, c, d, e, f)
-                }),
-            ));
-        }
-    }
+    let kernels = material_kernels();
+    assert_eq!(kernels.last().map(|k| k.0), Some("portable"));
     let values = MATERIAL_VALUES.prices();
     for (k, n) in [0usize, 1, 5, 8, 13, 16, 31, 64, 257]
         .into_iter()
@@ -157,7 +130,7 @@ fn every_material_kernel_this_cpu_runs_equals_the_slow_formula() {
             .map(|i| slow_balance(&by_type, &by_color, &side, i))
             .collect();
         let cols = std::array::from_fn(|t| by_type[t].as_slice());
-        for (name, kernel) in &kernels {
+        for (name, kernel) in kernels {
             let mut got = vec![f32::NAN; n];
             kernel(cols, &by_color[0], &by_color[1], &side, &values, &mut got);
             assert_eq!(got, want, "{name} kernel over {n} rows");

@@ -7,6 +7,7 @@ use crate::probe::MATERIAL_VALUES;
 use dicechess_kernels::columns::{material_balance, material_side_to_move, to_side_to_move};
 use dicechess_kernels::{Color, PieceType};
 use rayon::prelude::*;
+use std::sync::OnceLock;
 
 /// Material in centipawns from the side to move's view: Σ own − Σ opponent with P 100,
 /// N 300, B 300, R 500, Q 900, K 10000 (`evaluateMaterial`, kings included).
@@ -40,38 +41,49 @@ impl Material {
     }
 }
 
-/// [`material_side_to_move`] in the best form this CPU runs, chosen at run time (the
-/// standard library caches the feature tests). One core of the 2-core AVX-512 Xeon we
-/// measure on (`cargo bench --bench material`, 65,536 rows): `vpopcntq` 403 M rows/s, AVX2
-/// 176 M, the portable build (SSE4.2) 129 M, a row-at-a-time loop over `Position` 184 M.
-fn material_columns(
-    by_type: [&[u64]; 6],
-    white: &[u64],
-    black: &[u64],
-    side: &[u8],
-    values: &[i32; 6],
-    out: &mut [f32],
-) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use dicechess_kernels::columns::{
-            material_side_to_move_avx2, material_side_to_move_vpopcnt,
-        };
-        use std::arch::is_x86_feature_detected as has;
-        if has!("avx512f") && has!("avx512bw") && has!("avx512vl") && has!("avx512vpopcntdq") {
-            // SAFETY: every feature the function is compiled for was detected on this CPU
-            // just above. Why: 2.2× the row loop and 3.1× the portable kernel (numbers above).
-            unsafe { material_side_to_move_vpopcnt(by_type, white, black, side, values, out) };
-            return;
+/// A material column kernel: [`material_side_to_move`]'s signature.
+pub type MaterialKernel = fn([&[u64]; 6], &[u64], &[u64], &[u8], &[i32; 6], &mut [f32]);
+
+/// `material_side_to_move_vpopcnt`, callable only through [`material_kernels`], which hands it
+/// out after detecting the features.
+#[cfg(target_arch = "x86_64")]
+fn vpopcnt_detected(t: [&[u64]; 6], w: &[u64], b: &[u64], s: &[u8], v: &[i32; 6], o: &mut [f32]) {
+    // SAFETY: this function is reachable only through `material_kernels`, which returns it
+    // after detecting every feature the kernel is compiled for. Why: 2.2× the row loop and
+    // 3.1× the portable kernel (numbers at `material_kernels`).
+    unsafe { dicechess_kernels::columns::material_side_to_move_vpopcnt(t, w, b, s, v, o) }
+}
+
+/// `material_side_to_move_avx2`, handed out by [`material_kernels`] after detection.
+#[cfg(target_arch = "x86_64")]
+fn avx2_detected(t: [&[u64]; 6], w: &[u64], b: &[u64], s: &[u8], v: &[i32; 6], o: &mut [f32]) {
+    // SAFETY: as for `vpopcnt_detected`, for AVX2 and POPCNT. Why: 1.36× the portable kernel,
+    // whose 128-bit vector popcounts are slower than scalar ones.
+    unsafe { dicechess_kernels::columns::material_side_to_move_avx2(t, w, b, s, v, o) }
+}
+
+/// The forms of [`material_side_to_move`] this CPU runs, fastest first, by name
+/// (`vpopcnt`, `avx2`, `portable`); features detected once. [`Material`] uses the first.
+/// One core of the 2-core AVX-512 Xeon we measure on (`cargo bench --bench material`,
+/// 65,536 rows): `vpopcntq` 403 M rows/s, AVX2 176 M, the portable build (SSE4.2) 129 M, a
+/// row-at-a-time loop over `Position` 184 M.
+pub fn material_kernels() -> &'static [(&'static str, MaterialKernel)] {
+    static KERNELS: OnceLock<Vec<(&'static str, MaterialKernel)>> = OnceLock::new();
+    KERNELS.get_or_init(|| {
+        let mut out: Vec<(&'static str, MaterialKernel)> = Vec::new();
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx512f") && has!("avx512bw") && has!("avx512vl") && has!("avx512vpopcntdq") {
+                out.push(("vpopcnt", vpopcnt_detected));
+            }
+            if has!("avx2") && has!("popcnt") {
+                out.push(("avx2", avx2_detected));
+            }
         }
-        if has!("avx2") && has!("popcnt") {
-            // SAFETY: as above, for AVX2 and POPCNT. Why: 1.36× the portable kernel, whose
-            // 128-bit vector popcounts are slower than scalar ones.
-            unsafe { material_side_to_move_avx2(by_type, white, black, side, values, out) };
-            return;
-        }
-    }
-    material_side_to_move(by_type, white, black, side, values, out)
+        out.push(("portable", material_side_to_move));
+        out
+    })
 }
 
 impl BatchEvaluator for Material {
@@ -92,7 +104,7 @@ impl BatchEvaluator for Material {
                 let by_type = std::array::from_fn(|t| &batch.by_type[t][lo..hi]);
                 let (white, black) = (&batch.by_color[0][lo..hi], &batch.by_color[1][lo..hi]);
                 let side = &batch.side[lo..hi];
-                material_columns(
+                (material_kernels()[0].1)(
                     by_type,
                     white,
                     black,

@@ -7,7 +7,7 @@ mod material;
 pub mod onnx;
 
 pub use bot_terms::{aggressive_score, king_safety, BotEvaluator, BotTerms, KING_EXPOSURE_PENALTY};
-pub use material::Material;
+pub use material::{material_kernels, Material, MaterialKernel};
 
 use crate::batch::PositionBatch;
 
