@@ -1,4 +1,4 @@
-//! Shared helpers of the integration tests: loading `../shared/vectors`, hashing.
+//! Shared helpers of the integration tests: loading the conformance vectors in `tests/data`, hashing.
 #![allow(dead_code)]
 
 use serde_json::Value;
@@ -7,7 +7,7 @@ use sha2::{Digest, Sha256};
 pub fn load(name: &str) -> Value {
     let path = format!(
         "{}/{}.json",
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/vectors"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data"),
         name
     );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {path}: {e}"));
