@@ -1,4 +1,4 @@
-//! Feature-schema throughput (features.md): rows per second of each schema's batch
+//! Feature-schema throughput (docs/features.md): rows per second of each schema's batch
 //! `extract` on 4096 positions from random play, in rayon pools of 1 and 2 threads
 //! (`features/<schema id>/extract/<n>t`, throughput in rows), plus one `kcp-13` row
 //! (`extract_row`) on two bare kings (the JVM's "sparse" row, 79 µs there), a few-piece

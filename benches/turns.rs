@@ -1,4 +1,4 @@
-//! Full-turn enumeration: every legal turn path (rules.md §5) of the five benchmark
+//! Full-turn enumeration: every legal turn path (docs/rules.md §5) of the five benchmark
 //! positions under five rolls, through a reused [`TurnGenerator`] and output vector so that
 //! allocation is not measured. Benchmarks are named `turns/<position>/<roll>`.
 //!

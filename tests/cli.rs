@@ -136,7 +136,7 @@ fn a_forced_pass_prints_no_path() {
 
 #[test]
 fn probe_reports_both_colours_as_json() {
-    // features.md golden value: 42.13 % = 91/216 for the defender not to move.
+    // docs/features.md golden value: 42.13 % = 91/216 for the defender not to move.
     let o = dicechess(&[
         "probe",
         "rnbqkbnr/pppppBpp/8/8/4P3/8/PPPP1PPP/RNB1K1NR w KQkq - 0 1",

@@ -1,8 +1,8 @@
-//! The feature schemas (shared/spec/features.md) against a slow, obviously-correct reference
+//! The feature schemas (docs/features.md) against a slow, obviously-correct reference
 //! written here: mailbox scans of `tests/reference` boards for counts, planes, diversity and
 //! passed pawns; the reference's per-type pseudo-moves for mobility and king attacks; and a
 //! plain per-roll depth-first search over the reference's micro-moves for the king- and
-//! queen-capture probabilities. Also: the kcp-13 golden percentages of features.md §5,
+//! queen-capture probabilities. Also: the kcp-13 golden percentages of docs/features.md §5,
 //! colour-flip symmetry, the documented invariants, batch = row-by-row extraction in rayon
 //! pools of 1 and 2 threads, and no heap allocation per row.
 
@@ -85,9 +85,9 @@ fn pos(fen: &str) -> Position {
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
-/// The kcp-13 golden values of features.md §5: (FEN, percentage as written there, whether
-/// features.md gives the full FEN). The abbreviated ones' full FENs are those of
-/// `shared/vectors/king_capture.json`, listed in the same order as features.md. The
+/// The kcp-13 golden values of docs/features.md §5: (FEN, percentage as written there, whether
+/// docs/features.md gives the full FEN). The abbreviated ones' full FENs are those of
+/// `shared/vectors/king_capture.json`, listed in the same order as docs/features.md. The
 /// defender is always the side not to move.
 const KCP_GOLDEN: [(&str, f64, bool); 14] = [
     ("4k3/8/8/8/8/8/8/4K3 b - -", 0.0, true),
@@ -608,7 +608,7 @@ fn start_position_by_hand() {
 }
 
 // ---------------------------------------------------------------------------------------
-// (2) kcp-13 golden percentages (features.md §5).
+// (2) kcp-13 golden percentages (docs/features.md §5).
 
 #[test]
 fn kcp13_golden_percentages() {
@@ -621,7 +621,7 @@ fn kcp13_golden_percentages() {
         assert_eq!(attack, danger, "{fen}");
         let rolls = king_capture_rolls(&p, mover.opponent());
         assert_eq!(attack, roll_probability(rolls), "{fen}");
-        // features.md writes percentages with two decimals.
+        // docs/features.md writes percentages with two decimals.
         let shown = (f64::from(rolls) / 216.0 * 10000.0).round() / 100.0;
         assert_eq!(shown, pct, "{fen}: {rolls}/216");
         assert_eq!((f64::from(attack) * 10000.0).round() / 100.0, pct, "{fen}");

@@ -1,4 +1,4 @@
-//! ONNX model packages and models (search-reference.md §8.3): the manifest rules field by
+//! ONNX model packages and models (docs/model-packages.md): the manifest rules field by
 //! field, the package checks, the graph check, and the models' outputs against values
 //! computed by hand from the weights in tests/fixtures/models/generate.py.
 //!

@@ -1,4 +1,4 @@
-//! The exact probes (rules.md §6) against the vectors and against plain per-roll searches.
+//! The exact probes (docs/rules.md §6) against the vectors and against plain per-roll searches.
 
 mod common;
 mod reference;

@@ -224,14 +224,14 @@ proptest! {
     #[test]
     fn generation_agrees_with_the_slow_reference(pos in any_position()) {
         let dfen = pos.to_dfen();
-        // Moves of each type, castling under the king, in rules.md §4 order.
+        // Moves of each type, castling under the king, in docs/rules.md §4 order.
         for face in 1..=6u8 {
             let list = generate(&pos, 1 << (face - 1), face == 6);
             let ours: Vec<String> = list.to_vec(&pos).iter().map(|m| m.uci()).collect();
             prop_assert_eq!(list.count(&pos), ours.len());
             prop_assert_eq!(ours, reference::pseudo_moves(&dfen, face), "face {} in {}", face, dfen);
         }
-        // Turn paths in rules.md §5 order, and where they lead.
+        // Turn paths in docs/rules.md §5 order, and where they lead.
         let ours = legal_paths(&pos);
         let theirs = reference::legal_paths(&dfen);
         let ours_uci: Vec<Vec<String>> =

@@ -70,7 +70,7 @@ fn turn_paths_vectors() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Structural properties of rules.md §5 on the vector positions: king-capture
+/// Structural properties of docs/rules.md §5 on the vector positions: king-capture
 /// paths come first, no path is a prefix of another, costs of non-king paths
 /// are equal.
 #[test]
@@ -176,7 +176,7 @@ fn perft_single_die_vectors() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Normalised FEN (rules.md §3): fields 1–3 plus the e.p. targets the mover
+/// Normalised FEN (docs/rules.md §3): fields 1–3 plus the e.p. targets the mover
 /// could capture.
 fn normalized_fen(dfen: &str) -> String {
     let p = reference::parse(dfen);

@@ -68,7 +68,7 @@ fn pos(dfen: &str) -> Position {
 
 #[test]
 fn golden_parity_decision_and_loss_taint() {
-    // search-reference.md §4.9. e1d2 is loss-tainted by the a5 bishop. The reference engine
+    // docs/search.md §4.9. e1d2 is loss-tainted by the a5 bishop. The reference engine
     // always plays e1d1 because floating-point summation order prunes the material-equal
     // e1e2 and e1f1 (its quirk 2); here bounds carry a safety margin, so the three equal
     // candidates stay tied and the seeded tie-break picks among them.
@@ -293,7 +293,7 @@ fn a_loss_tainted_candidate_is_never_rescued_by_the_rescorer() {
 
 #[test]
 fn chance_collapse_with_and_without_loss_guard() {
-    // search-reference.md §4.6: collapse 500, rescore 9000, w = 1 → 9000 without the guard,
+    // docs/search.md §4.6: collapse 500, rescore 9000, w = 1 → 9000 without the guard,
     // 500 with it when every candidate is loss-tainted (the h8 queen reaches a1 through or
     // after the b2 pawn whatever White plays).
     let p = pos("7q/8/8/8/8/8/PP6/K6k w - - 0 1 PPP");

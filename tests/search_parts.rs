@@ -1,4 +1,4 @@
-//! The time manager against search-reference.md §6's worked examples, and the transposition
+//! The time manager against docs/search.md §6's worked examples, and the transposition
 //! table under concurrent writers.
 
 use dicechess::search::{budget, Bound, ClockState, Entry, TimePolicy, TranspositionTable};
@@ -15,7 +15,7 @@ fn clock(remaining_ms: u64, increment_ms: u64, move_number: u32) -> ClockState {
 
 #[test]
 fn empirical_policy_matches_the_worked_examples() {
-    // (remaining, increment, move, target, hard cap) from search-reference.md §6.
+    // (remaining, increment, move, target, hard cap) from docs/search.md §6.
     let table = [
         (60_000, 0, 1, 7_582, 12_000),
         (30_000, 0, 10, 5_549, 6_000),

@@ -118,7 +118,7 @@ pub struct Occupancy<'a> {
 }
 
 /// The pieces of `attacker` that attack `target` — a geometric attack test; whose turn it
-/// is, dice and defence do not matter (rules.md §6, "Attacker types").
+/// is, dice and defence do not matter (docs/rules.md §6, "Attacker types").
 #[inline]
 pub fn attackers_of(occ: Occupancy<'_>, target: Square, attacker: Color) -> Bitboard {
     let all = Bitboard(occ.by_color[0] | occ.by_color[1]);

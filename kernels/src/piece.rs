@@ -1,7 +1,7 @@
 //! Piece types in die-face order.
 
 /// A piece type. The discriminant is `face - 1`, so a die face maps to a type directly and a
-/// type's bit in a 6-bit type mask is `1 << (type as u8)` (rules.md §1).
+/// type's bit in a 6-bit type mask is `1 << (type as u8)` (docs/rules.md §1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum PieceType {
@@ -30,7 +30,7 @@ impl PieceType {
         PieceType::King,
     ];
 
-    /// Promotion choices in generation order (rules.md §4: Q, R, B, N).
+    /// Promotion choices in generation order (docs/rules.md §4: Q, R, B, N).
     pub const PROMOTIONS: [PieceType; 4] = [
         PieceType::Queen,
         PieceType::Rook,

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-/// A square, `index = 8 * rank + file` with a1 = 0, h1 = 7, a8 = 56, h8 = 63 (rules.md §1).
+/// A square, `index = 8 * rank + file` with a1 = 0, h1 = 7, a8 = 56, h8 = 63 (docs/rules.md §1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(transparent)]
 pub struct Square(u8);

@@ -1,4 +1,4 @@
-//! Struct-of-arrays batches of positions (design.md "Data model"): the columns every
+//! Struct-of-arrays batches of positions (docs/architecture.md "Data model"): the columns every
 //! batch kernel, feature extractor and evaluator works on.
 
 mod leaf_batch;

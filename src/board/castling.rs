@@ -1,7 +1,7 @@
 //! Castling rights as the 4-bit value the Zobrist keys use.
 
 /// Castling rights: White king side `K = 1`, White queen side `Q = 2`, Black king side
-/// `k = 4`, Black queen side `q = 8` (rules.md §7).
+/// `k = 4`, Black queen side `q = 8` (docs/rules.md §7).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(transparent)]
 pub struct Castling(pub u8);

@@ -1,4 +1,4 @@
-//! DFEN — FEN plus dice (rules.md §3): parse, canonical write, normalised FEN.
+//! DFEN — FEN plus dice (docs/rules.md §3): parse, canonical write, normalised FEN.
 
 use super::{Castling, Dice, Position};
 use dicechess_kernels::{Bitboard, Color, PieceType, Square};
@@ -104,7 +104,7 @@ fn echo(s: &str) -> String {
     format!("{}…", &s[..end])
 }
 
-/// Parse a DFEN (rules.md §3). Never panics, whatever the input.
+/// Parse a DFEN (docs/rules.md §3). Never panics, whatever the input.
 pub fn parse(text: &str) -> Result<Position, DfenError> {
     let fields: Vec<&str> = text.split(' ').collect();
     if !(4..=7).contains(&fields.len()) || fields.iter().any(|f| f.is_empty()) {
@@ -324,7 +324,7 @@ pub fn write(pos: &Position) -> String {
 }
 
 /// The e.p. targets the side to move could capture now: on rank 6 (White) or 3 (Black),
-/// empty, with an own pawn diagonally behind (rules.md §3, "Normalised FEN").
+/// empty, with an own pawn diagonally behind (docs/rules.md §3, "Normalised FEN").
 pub fn capturable_ep(pos: &Position) -> Bitboard {
     let us = pos.side_to_move();
     let rank = if us == Color::White { 5 } else { 2 };
@@ -363,7 +363,7 @@ pub fn dice_key(pos: &Position) -> String {
 }
 
 impl Position {
-    /// Parse a DFEN (rules.md §3); see [`parse`].
+    /// Parse a DFEN (docs/rules.md §3); see [`parse`].
     pub fn from_dfen(text: &str) -> Result<Position, DfenError> {
         parse(text)
     }

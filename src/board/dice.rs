@@ -156,7 +156,7 @@ impl Dice {
     }
 
     /// The opening-book / analytics key: letters sorted alphabetically (`BPR`), cased by the
-    /// mover (rules.md §3).
+    /// mover (docs/rules.md §3).
     pub fn alphabetical_key(self, upper: bool) -> String {
         let mut v: Vec<char> = self
             .faces()

@@ -4,7 +4,7 @@ use super::{zobrist, Castling, Dice};
 use bytemuck::{Pod, Zeroable};
 use dicechess_kernels::{attackers_of, Bitboard, Color, Occupancy, PieceType, Square};
 
-/// One position — a flat, 96-byte, `#[repr(C)]` row (design.md "Data model").
+/// One position — a flat, 96-byte, `#[repr(C)]` row (docs/architecture.md "Data model").
 ///
 /// Copy-make: every micro-move returns a new row; there is no unmake and no heap. The
 /// Zobrist key is kept up to date incrementally by every method that changes the row.
@@ -120,13 +120,13 @@ impl Position {
         Castling(self.castling)
     }
 
-    /// The e.p. target set (rules.md §4: a set, not one square).
+    /// The e.p. target set (docs/rules.md §4: a set, not one square).
     #[inline]
     pub fn ep_targets(&self) -> Bitboard {
         Bitboard(self.ep)
     }
 
-    /// The Zobrist key (rules.md §7).
+    /// The Zobrist key (docs/rules.md §7).
     #[inline]
     pub fn key(&self) -> u64 {
         self.key
@@ -174,13 +174,13 @@ impl Position {
         self
     }
 
-    /// The pieces of `attacker` that attack `target` (geometric; rules.md §6).
+    /// The pieces of `attacker` that attack `target` (geometric; docs/rules.md §6).
     #[inline]
     pub fn attackers(&self, target: Square, attacker: Color) -> Bitboard {
         attackers_of(self.occupancy(), target, attacker)
     }
 
-    /// The Zobrist key recomputed from scratch (rules.md §7); equals [`Position::key`].
+    /// The Zobrist key recomputed from scratch (docs/rules.md §7); equals [`Position::key`].
     pub fn compute_key(&self) -> u64 {
         let mut k = 0u64;
         for color in Color::ALL {

@@ -1,4 +1,4 @@
-//! Colour flip (rules.md §7).
+//! Colour flip (docs/rules.md §7).
 
 use super::Position;
 

@@ -1,4 +1,4 @@
-//! Zobrist keys compatible with the ecosystem's engine (rules.md §7).
+//! Zobrist keys compatible with the ecosystem's engine (docs/rules.md §7).
 //!
 //! 1,192 keys (9.3 KiB) generated at compile time from SplitMix64 seeded with
 //! `0x32a4b892f1c6d7e0`, drawn in the order pieces (12 × 64), side (1), castling (16),

@@ -54,7 +54,7 @@ pub enum EvaluatorName {
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Output columns: Parquet has `dfen` (canonical DFEN), one float32 \
-    column per feature (named as in features.md) and `score` when scoring, with footer \
+    column per feature (named as in docs/features.md) and `score` when scoring, with footer \
     metadata feature_schema, engine_version, perspective and evaluator. NPY is a float32 \
     matrix [rows, features (+1)]: the feature columns in schema order, then the score. \
     Features are from the side to move's view. An interrupted run keeps its finished chunks \

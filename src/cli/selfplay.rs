@@ -74,10 +74,10 @@ pub struct Args {
     /// Games per shard.
     #[arg(long, value_name = "N", default_value_t = 100)]
     shard_games: u64,
-    /// Adjudicate a draw after this many turns (rules.md §8).
+    /// Adjudicate a draw after this many turns (docs/rules.md §8).
     #[arg(long, value_name = "N", default_value_t = GameLimits::default().turns)]
     max_turns: u32,
-    /// Adjudicate a draw when the half-move clock reaches this (rules.md §8).
+    /// Adjudicate a draw when the half-move clock reaches this (docs/rules.md §8).
     #[arg(long, value_name = "N", default_value_t = GameLimits::default().halfmove)]
     halfmove_limit: u8,
     /// Start position (DFEN; dice ignored) [default: the standard start].

@@ -17,7 +17,7 @@ pub struct Args {
     tree: bool,
 }
 
-/// Print the paths (rules.md §5 order), their count, or their tree. A pass prints no path.
+/// Print the paths (docs/rules.md §5 order), their count, or their tree. A pass prints no path.
 pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     let pos = rolled_position(&args.dfen)?;
     if args.tree {

@@ -1,4 +1,4 @@
-//! The heuristic bots' evaluation terms (search-reference.md §3.2): king safety and the
+//! The heuristic bots' evaluation terms (docs/search.md §3.2): king safety and the
 //! aggressive king-hunt terms, and the [`BotEvaluator`] that combines them.
 
 use super::{check_len, BatchEvaluator, EvalError, Material};

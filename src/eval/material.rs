@@ -1,4 +1,4 @@
-//! The material evaluator (rules.md §1 centipawns).
+//! The material evaluator (docs/rules.md §1 centipawns).
 
 use super::{check_len, BatchEvaluator, EvalError};
 use crate::batch::PositionBatch;

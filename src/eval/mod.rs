@@ -27,11 +27,11 @@ pub enum EvalError {
     Inference(String),
 }
 
-/// Scores a whole batch at once (design.md "Contracts"): one value per row from the row's
+/// Scores a whole batch at once (docs/architecture.md "Contracts"): one value per row from the row's
 /// side-to-move perspective, on one centipawn-like axis shared by all evaluators
 /// (non-terminal scores within ±10000). `Send + Sync`: one evaluator serves all workers.
 ///
-/// Unlike design.md's signature this returns a `Result`: a model runtime can fail, and a
+/// Unlike docs/architecture.md's signature this returns a `Result`: a model runtime can fail, and a
 /// failed batch must not look like a batch of zeros.
 pub trait BatchEvaluator: Send + Sync {
     /// A short id for logs and reports (`material`, `bot`, a model id).

@@ -1,4 +1,4 @@
-//! Files users get (design.md "Files users get"): streaming position input (DFEN lines or a
+//! Files users get (docs/architecture.md "Files users get"): streaming position input (DFEN lines or a
 //! Parquet `dfen`/`fen` column), Parquet and NPY feature output, atomic writes and resumable
 //! chunked runs.
 //!
@@ -9,7 +9,7 @@
 //! Output layout (the same for every writer):
 //!
 //! * Parquet: a `dfen` column (Utf8, canonical DFEN), one Float32 column per feature-schema
-//!   column named as features.md names it, then a Float32 `score` column when scoring; footer
+//!   column named as docs/features.md names it, then a Float32 `score` column when scoring; footer
 //!   key-value metadata `feature_schema`, `engine_version`, `perspective` (and `evaluator`).
 //! * NPY: a little-endian float32 C-order matrix `[rows, width]` with the feature columns in
 //!   schema order followed by the score as the last column when scoring (no `dfen`).

@@ -1,4 +1,4 @@
-//! Active-dice partitions (ADEP, rules.md §6): the 216 rolls grouped into classes that allow
+//! Active-dice partitions (ADEP, docs/rules.md §6): the 216 rolls grouped into classes that allow
 //! exactly the same turns, so a chance node expands a handful of classes instead of 56 rolls.
 
 use super::diversity::presence_mask;

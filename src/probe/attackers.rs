@@ -1,7 +1,7 @@
-//! Attacker types (rules.md §6): which piece types of a colour attack a square, and how many
+//! Attacker types (docs/rules.md §6): which piece types of a colour attack a square, and how many
 //! of the 216 rolls let that colour use at least one of them.
 //!
-//! A type mask has bit `face − 1` per type (Pawn bit 0 … King bit 5, rules.md §1). Each
+//! A type mask has bit `face − 1` per type (Pawn bit 0 … King bit 5, docs/rules.md §1). Each
 //! attacking piece is counted as its own type: a queen on a diagonal sets the Queen bit, never
 //! the Bishop bit. The test is geometric — whose turn it is, the dice and defence do not
 //! matter.

@@ -1,4 +1,4 @@
-//! Budgeted queries (search-reference.md, "BudgetedRules"): turn paths, the first king
+//! Budgeted queries (docs/search.md §7): turn paths, the first king
 //! capture and the king-capture roll count under one shared work budget.
 
 use crate::board::Position;
@@ -6,7 +6,7 @@ pub use crate::rules::{Budget, Budgeted};
 use crate::rules::{TurnGenerator, TurnPath};
 use dicechess_kernels::Color;
 
-/// The legal turn paths (rules.md §5) under `budget`: one unit per move-generation call and
+/// The legal turn paths (docs/rules.md §5) under `budget`: one unit per move-generation call and
 /// per examined micro-move.
 pub fn budgeted_legal_paths(pos: &Position, budget: &mut Budget) -> Budgeted<Vec<TurnPath>> {
     let mut out = Vec::new();

@@ -1,4 +1,4 @@
-//! Exact dice arithmetic: counts out of 216, probabilities only at the end (rules.md §6).
+//! Exact dice arithmetic: counts out of 216, probabilities only at the end (docs/rules.md §6).
 
 use crate::rules::{ROLLS, ROLL_DENOMINATOR};
 

@@ -1,4 +1,4 @@
-//! Piece diversity (features.md §4, PDI): how many non-king piece types a colour has.
+//! Piece diversity (docs/features.md §4, PDI): how many non-king piece types a colour has.
 
 use crate::board::Position;
 use dicechess_kernels::{Color, PieceType};

@@ -1,4 +1,4 @@
-//! King- and queen-capture probability and king threat (rules.md §6), by one traversal over
+//! King- and queen-capture probability and king threat (docs/rules.md §6), by one traversal over
 //! all dice at once.
 //!
 //! Instead of 56 searches (one per roll multiset), one depth-first walk from the pre-roll
@@ -40,7 +40,7 @@ pub enum CaptureTarget {
     /// The defender's king(s); a line ends when it captures one.
     King,
     /// The defender's queen(s); lines continue through king captures (so this may
-    /// overestimate the true chance, as rules.md §6 specifies).
+    /// overestimate the true chance, as docs/rules.md §6 specifies).
     Queen,
 }
 
@@ -441,7 +441,7 @@ fn targets_of(pos: &Position, defender: Color, target: CaptureTarget) -> Bitboar
 }
 
 /// The rolls (56-bit mask over [`ROLLS`]) with which `defender`'s opponent, moving from
-/// `pos` as it stands, can capture a `target` piece of `defender` (rules.md §6).
+/// `pos` as it stands, can capture a `target` piece of `defender` (docs/rules.md §6).
 pub fn capture_roll_mask(pos: &Position, defender: Color, target: CaptureTarget) -> u64 {
     let root = attacker_to_move(pos, defender.opponent());
     let targets = targets_of(pos, defender, target);
@@ -454,7 +454,7 @@ pub fn capture_roll_mask(pos: &Position, defender: Color, target: CaptureTarget)
 }
 
 /// The exact number of the 216 ordered rolls with which `defender`'s opponent can capture a
-/// king of `defender` in one turn from `pos` (rules.md §6). 0 if `defender` has no king.
+/// king of `defender` in one turn from `pos` (docs/rules.md §6). 0 if `defender` has no king.
 pub fn king_capture_rolls(pos: &Position, defender: Color) -> u32 {
     weight_of(capture_roll_mask(pos, defender, CaptureTarget::King))
 }

@@ -1,7 +1,7 @@
-//! Piece mobility (features.md §6 `PieceMobility`): pseudo-legal move counts per moving
+//! Piece mobility (docs/features.md §6 `PieceMobility`): pseudo-legal move counts per moving
 //! piece type for a colour as if it were to move with the dice pool {K, R}, so castling is
 //! counted (under the king) when the right, the rook in the corner and the empty squares
-//! allow (rules.md §4).
+//! allow (docs/rules.md §4).
 //!
 //! Counts are micro-moves as `MoveList::count` expands the moves of `rules::generate(pos,
 //! 0x3f, true)` with that colour to move: each promotion counts 4, a pawn capturing a king on
@@ -46,14 +46,14 @@ pub fn mobility(pos: &Position, color: Color) -> [u32; 6] {
 }
 
 /// All pseudo-legal moves of `color` as if it were to move (castling included): the sum of
-/// [`mobility`]. `mobility_diff` of features.md §3 is
+/// [`mobility`]. `mobility_diff` of docs/features.md §3 is
 /// `all_moves_count(pos, c) − all_moves_count(pos, c.opponent())`.
 #[inline]
 pub fn all_moves_count(pos: &Position, color: Color) -> u32 {
     mobility(pos, color).iter().sum()
 }
 
-/// Both colours' [`mobility`] from one perspective (features.md §6 columns 13–24).
+/// Both colours' [`mobility`] from one perspective (docs/features.md §6 columns 13–24).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Mobility {
     /// The perspective colour's counts, die-face order.
@@ -72,7 +72,7 @@ impl Mobility {
         }
     }
 
-    /// Σ own − Σ opponent: `mobility_diff` of features.md §3.
+    /// Σ own − Σ opponent: `mobility_diff` of docs/features.md §3.
     #[inline]
     pub fn difference(&self) -> i32 {
         let sum = |c: &[u32; 6]| c.iter().sum::<u32>() as i32;

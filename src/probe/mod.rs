@@ -1,4 +1,4 @@
-//! Exact analysis (rules.md §6): dice arithmetic, king- and queen-capture probability, king
+//! Exact analysis (docs/rules.md §6): dice arithmetic, king- and queen-capture probability, king
 //! threat, ADEP partitions, attacker types, piece values, safety, mobility, passed pawns,
 //! piece diversity and budgeted queries.
 

@@ -1,4 +1,4 @@
-//! Passed pawns (features.md §7): a pawn is passed when no enemy pawn stands on its file or an
+//! Passed pawns (docs/features.md §7): a pawn is passed when no enemy pawn stands on its file or an
 //! adjacent file on any square ahead of it (standard chess definition). Front spans are
 //! tables computed at compile time.
 
@@ -56,7 +56,7 @@ pub fn passed_pawns(pos: &Position, color: Color) -> Bitboard {
     passed
 }
 
-/// A colour's passed pawns in summary (features.md §7 columns 27–30).
+/// A colour's passed pawns in summary (docs/features.md §7 columns 27–30).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PassedPawns {
     /// Number of passed pawns.

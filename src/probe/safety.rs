@@ -1,4 +1,4 @@
-//! Piece safety (search-reference.md §3.2–§3.3): attacked squares, hanging pieces and king
+//! Piece safety (docs/search.md §3.2–§3.3): attacked squares, hanging pieces and king
 //! exposure. Boolean attack tests with the current occupancy; no exchange evaluation, en
 //! passant not modelled, dice and side to move ignored.
 

@@ -1,5 +1,5 @@
-//! Piece price tables in die-face order, and the engine's `MaterialValues` (rules.md §1,
-//! search-reference.md §3.1).
+//! Piece price tables in die-face order, and the engine's `MaterialValues` (docs/rules.md §1,
+//! docs/search.md §3.1).
 
 use crate::board::Position;
 use dicechess_kernels::{Bitboard, PieceType};

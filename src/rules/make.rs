@@ -1,4 +1,4 @@
-//! Copy-make: playing a micro-move and ending the turn (rules.md §2, §4).
+//! Copy-make: playing a micro-move and ending the turn (docs/rules.md §2, §4).
 
 use super::{generate, MicroMove, MoveKind};
 use crate::board::{Castling, Dice, Position};
@@ -15,7 +15,7 @@ pub enum MoveError {
         /// The pool's letters.
         pool: String,
     },
-    /// Not a pseudo-legal move of the side to move (rules.md §4).
+    /// Not a pseudo-legal move of the side to move (docs/rules.md §4).
     #[error("{uci} is not a move of the side to move in this position")]
     NotAMove {
         /// The move in UCI.
@@ -54,7 +54,7 @@ fn behind(color: Color, sq: Square) -> Square {
 
 impl Position {
     /// Play a micro-move without checking it (copy-make): the piece moves, captures, e.p. and
-    /// castling bookkeeping, the half-move clock and the dice pool follow rules.md §2 and §4;
+    /// castling bookkeeping, the half-move clock and the dice pool follow docs/rules.md §2 and §4;
     /// the side to move does not change. `m` must come from the generator for this position
     /// (see [`Position::play`] for the checked twin); anything else gives an unspecified but
     /// memory-safe position.
@@ -152,7 +152,7 @@ impl Position {
     }
 
     /// Play a micro-move after checking that it is a pseudo-legal move of the side to move
-    /// (rules.md §4) that the dice pool can pay for. This does **not** apply the maximum
+    /// (docs/rules.md §4) that the dice pool can pay for. This does **not** apply the maximum
     /// dice rule, which is a property of whole turns: validate turns with
     /// [`crate::rules::legal_paths`] or [`crate::rules::TurnTree`].
     pub fn play(&self, m: MicroMove) -> Result<Position, MoveError> {
@@ -174,7 +174,7 @@ impl Position {
         Ok(self.play_unchecked(m))
     }
 
-    /// End the turn (rules.md §2.4): drop the e.p. targets the next mover created in its own
+    /// End the turn (docs/rules.md §2.4): drop the e.p. targets the next mover created in its own
     /// previous turn (rank 3 if White moves next, rank 6 if Black), flip the side to move,
     /// clear the dice and count the full move after Black. Also the whole of a pass.
     pub fn end_turn(&self) -> Position {

@@ -1,5 +1,5 @@
 //! The rules: moves per die, copy-make, turn paths under the maximum dice rule, rolls,
-//! playable dice and single-die perft (rules.md §2–§6).
+//! playable dice and single-die perft (docs/rules.md §2–§6).
 
 mod budget;
 mod make;

@@ -1,9 +1,9 @@
-//! Pseudo-legal moves of the piece types in a mask, emitted set-wise (rules.md §4).
+//! Pseudo-legal moves of the piece types in a mask, emitted set-wise (docs/rules.md §4).
 //!
 //! The generator answers exactly the die-face query: "moves of these types" → one
 //! [`PieceMoves`] entry per piece (type, origin, destination set) in a fixed-capacity
 //! [`MoveList`]; entries are ordered by type (die-face order) then origin square, and
-//! [`MoveList::for_each`] expands them into [`MicroMove`]s in the order of rules.md §4.
+//! [`MoveList::for_each`] expands them into [`MicroMove`]s in the order of docs/rules.md §4.
 //! There is no check in Dice Chess, so pseudo-legal moves are the moves.
 
 use super::{MicroMove, MoveKind};
@@ -111,7 +111,7 @@ impl MoveList {
         n
     }
 
-    /// Expand into micro-moves in rules.md §4 order, stopping when `f` breaks.
+    /// Expand into micro-moves in docs/rules.md §4 order, stopping when `f` breaks.
     #[inline]
     pub fn try_for_each<B>(
         &self,
@@ -132,7 +132,7 @@ impl MoveList {
                 }
             }
         }
-        // Castling comes after every plain king move (rules.md §4: "kings: king moves, then
+        // Castling comes after every plain king move (docs/rules.md §4: "for kings the king steps, then
         // king-side, then queen-side castling"); kings are the last type, so this is the end.
         if let Some(e) = self.entries().iter().rev().find(|e| e.castles != 0) {
             castle_moves(e, &mut f)?;
@@ -140,7 +140,7 @@ impl MoveList {
         ControlFlow::Continue(())
     }
 
-    /// Expand into micro-moves in rules.md §4 order.
+    /// Expand into micro-moves in docs/rules.md §4 order.
     #[inline]
     pub fn for_each(&self, pos: &Position, mut f: impl FnMut(MicroMove)) {
         let _ = self.try_for_each::<()>(pos, |m| {
@@ -200,7 +200,7 @@ fn pawn_advance<B>(
     }
 }
 
-/// One pawn's moves in rules.md §4 order: push (or its four promotions), double push,
+/// One pawn's moves in docs/rules.md §4 order: push (or its four promotions), double push,
 /// capture towards h, capture towards a, then e.p. captures (towards h first).
 #[inline]
 fn pawn_moves<B>(

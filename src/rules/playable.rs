@@ -1,4 +1,4 @@
-//! Playable dice after a played prefix (rules.md §5).
+//! Playable dice after a played prefix (docs/rules.md §5).
 
 use super::{legal_paths, MicroMove};
 use crate::board::Position;

@@ -1,4 +1,4 @@
-//! The 56 weighted roll multisets of three dice (rules.md §6).
+//! The 56 weighted roll multisets of three dice (docs/rules.md §6).
 
 use crate::board::Dice;
 

@@ -1,4 +1,4 @@
-//! Legal turn paths under the maximum dice rule (rules.md §5).
+//! Legal turn paths under the maximum dice rule (docs/rules.md §5).
 
 use super::budget::{Budget, Budgeted, Meter, Unmetered};
 use super::{generate_into, MicroMove, MoveList};
@@ -153,7 +153,7 @@ pub(crate) fn payable(pos: &Position) -> (u8, bool) {
     (mask, castle)
 }
 
-/// Whether some micro-move is payable by the pool (rules.md §5, "complete").
+/// Whether some micro-move is payable by the pool (docs/rules.md §5, "complete").
 #[inline]
 pub fn has_payable_move(pos: &Position) -> bool {
     let (mask, castle) = payable(pos);
@@ -185,7 +185,7 @@ impl TurnGenerator {
         TurnGenerator::default()
     }
 
-    /// The legal turn paths of `pos` (rules.md §5) appended to `out` in rule order: king
+    /// The legal turn paths of `pos` (docs/rules.md §5) appended to `out` in rule order: king
     /// captures first, then the paths of maximal cost, each in depth-first generation order.
     /// Nothing is appended for a pass.
     pub fn legal_paths_into(&mut self, pos: &Position, out: &mut Vec<TurnPath>) {
@@ -403,7 +403,7 @@ impl TurnGenerator {
     /// The distinct positions after the end of turn of every legal turn of `pos`, without
     /// listing paths: a walk that skips a node it has already expanded with the same dice
     /// left (transpositions: `A,B` and `B,A` reach the same node), stops at the first king
-    /// capture, and keeps the completions of maximal cost (rules.md §5). Positions are
+    /// capture, and keeps the completions of maximal cost (docs/rules.md §5). Positions are
     /// distinct by Zobrist key, so two that differ only in their clocks count once. This is
     /// what a search's chance node needs, at a fraction of the cost of all paths.
     pub fn end_states_into(&mut self, pos: &Position, out: &mut Vec<Position>) -> EndStates {
@@ -498,7 +498,7 @@ impl std::hash::Hasher for KeyHasher {
 /// A set of Zobrist keys.
 pub(crate) type KeySet = std::collections::HashSet<u64, std::hash::BuildHasherDefault<KeyHasher>>;
 
-/// The legal turn paths of `pos` (rules.md §5); empty = pass. See
+/// The legal turn paths of `pos` (docs/rules.md §5); empty = pass. See
 /// [`TurnGenerator::legal_paths_into`] for the allocation-free form.
 pub fn legal_paths(pos: &Position) -> Vec<TurnPath> {
     let mut out = Vec::new();
@@ -506,7 +506,7 @@ pub fn legal_paths(pos: &Position) -> Vec<TurnPath> {
     out
 }
 
-/// The distinct first micro-moves of the legal paths, in path order (rules.md §5).
+/// The distinct first micro-moves of the legal paths, in path order (docs/rules.md §5).
 pub fn legal_first_moves(pos: &Position) -> Vec<MicroMove> {
     let mut out: Vec<MicroMove> = Vec::new();
     for p in legal_paths(pos) {

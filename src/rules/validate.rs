@@ -22,7 +22,7 @@ pub enum TurnError {
         count: usize,
     },
     /// The moves are not one of the legal paths.
-    #[error("{given} is not a legal turn path (maximum dice rule, rules.md §5); {count} legal paths exist")]
+    #[error("{given} is not a legal turn path (maximum dice rule, docs/rules.md §5); {count} legal paths exist")]
     NotLegal {
         /// The moves given, in UCI.
         given: String,

@@ -1,4 +1,4 @@
-//! Expectimax over leaf batches (design.md "The batch pipeline", search-reference.md §4).
+//! Expectimax over leaf batches (docs/architecture.md "The batch pipeline", docs/search.md §4).
 //!
 //! ```text
 //! root (rolled) --turn paths--> candidates (distinct after-states, pre-ranked, top K)
@@ -108,7 +108,7 @@ pub struct SearchResult {
 }
 
 /// A model that scores a root candidate's whole chance node from its after-state
-/// (search-reference.md §4.6): one batched call replaces every candidate's expansion.
+/// (docs/search.md §4.6): one batched call replaces every candidate's expansion.
 pub trait ChanceCollapse: Send + Sync {
     /// A short id for reports.
     fn id(&self) -> String;
@@ -955,7 +955,7 @@ impl Expectimax {
 }
 
 /// The best blended root score converted back into one candidate's search domain, so that
-/// pruning stays sound under rescoring (search-reference.md §4.3): −∞ (no pruning) when the
+/// pruning stays sound under rescoring (docs/search.md §4.3): −∞ (no pruning) when the
 /// weight is 1 or more; `best` when it is 0; else `min(best, next_down((next_down(best) −
 /// w·r)/(1 − w)))`.
 pub fn transformed_root_alpha(best: f64, rescore: f64, w: f64) -> f64 {

@@ -1,5 +1,5 @@
 //! Monte-Carlo equity, Rao-Blackwellised with the exact per-ply king-capture probability
-//! (search-reference.md §5.1).
+//! (docs/search.md §5.1).
 //!
 //! Each rollout walks a game from the pre-roll position. At every ply the exact probability
 //! `p` that the mover captures a king on this roll is credited to the mover, weighted by the

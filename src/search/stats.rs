@@ -1,4 +1,4 @@
-//! Per-decision search statistics (search-reference.md §4.9).
+//! Per-decision search statistics (docs/search.md §4.9).
 
 use serde::Serialize;
 

@@ -1,4 +1,4 @@
-//! The time manager (search-reference.md §6): how long to think for one turn.
+//! The time manager (docs/search.md §6): how long to think for one turn.
 
 /// A player's clock at its turn.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,7 +94,7 @@ pub const PANIC_THRESHOLD_MS: u64 = 2000;
 /// The panic clamp, ms.
 pub const PANIC_BUDGET_MS: u64 = 200;
 
-/// The budget for one turn (search-reference.md §6): keep a reserve of
+/// The budget for one turn (docs/search.md §6): keep a reserve of
 /// `max(300, 5 %)`, spread the rest over the expected turns left plus the increment, cap at
 /// 20 % of the clock, clamp to 200 ms when under 2 s are spendable, never below 20 ms.
 pub fn budget(clock: &ClockState, policy: TimePolicy) -> TimeBudget {

@@ -1,4 +1,4 @@
-//! A lockless transposition table shared by all search workers (design.md "Contracts").
+//! A lockless transposition table shared by all search workers (docs/architecture.md "Contracts").
 //!
 //! Each bucket holds two entries — one for exact values, one for bounds, so a bound never
 //! evicts an exact value of the same position — and each entry is three `AtomicU64` written

@@ -1,4 +1,4 @@
-//! The score axis of the search (search-reference.md §4.1).
+//! The score axis of the search (docs/search.md §4.1).
 
 /// A line in which the opponent captures our king: below every other score.
 pub const LOSS_VALUE: f64 = -1e9;

@@ -1,4 +1,4 @@
-//! The arena (search-reference.md §10.2): colour-mirrored game pairs on the same dice seed,
+//! The arena (docs/search.md §10.2): colour-mirrored game pairs on the same dice seed,
 //! played in parallel, scored as pentanomial pairs and stopped by a game count or the SPRT.
 
 use super::game::{game_seed, play_game, GameLimits};

@@ -9,7 +9,7 @@ use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde_json::json;
 
-/// Draw adjudication (rules.md §8, host policy).
+/// Draw adjudication (docs/rules.md §8, host policy).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameLimits {
     /// Draw when the half-move clock (micro-moves) reaches this.

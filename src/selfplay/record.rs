@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 pub enum Termination {
     /// A king was captured (the capturing side wins).
     KingCapture,
-    /// Adjudicated a draw: the half-move clock reached the limit (rules.md §8).
+    /// Adjudicated a draw: the half-move clock reached the limit (docs/rules.md §8).
     HalfmoveLimit,
-    /// Adjudicated a draw: the turn cap was hit (rules.md §8).
+    /// Adjudicated a draw: the turn cap was hit (docs/rules.md §8).
     TurnLimit,
 }
 

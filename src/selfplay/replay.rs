@@ -1,4 +1,4 @@
-//! Replaying game records turn by turn against the rules (rules.md §5, §8): every turn must
+//! Replaying game records turn by turn against the rules (docs/rules.md §5, §8): every turn must
 //! be one of the legal paths of its roll and reach the recorded position, and the result must
 //! follow from the final position.
 

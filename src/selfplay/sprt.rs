@@ -1,4 +1,4 @@
-//! Match statistics (search-reference.md §10.2): Elo ↔ expected score, pentanomial pair
+//! Match statistics (docs/search.md §10.2): Elo ↔ expected score, pentanomial pair
 //! bins, the SPRT log-likelihood ratio, Elo estimates with a 95 % interval and the variance
 //! reduction of colour-mirrored pairs.
 

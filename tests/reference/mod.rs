@@ -1,5 +1,5 @@
 //! Slow, obviously-correct reference implementation of the Dice Chess rules
-//! (shared/spec/rules.md §1–5 and §7), written square by square on a mailbox
+//! (docs/rules.md §1–5 and §7), written square by square on a mailbox
 //! board with direction offsets and explicit file/rank bounds checks.
 //!
 //! It shares no types with the engine: every entry point takes and returns
@@ -7,7 +7,7 @@
 //! implementations without one depending on the other. Inputs are assumed
 //! valid (tests only): malformed input panics.
 //!
-//! Findings that rules.md leaves open and that this file settles:
+//! Findings that docs/rules.md leaves open and that this file settles:
 //! * Zobrist dice index (§7): the pool's faces (1..=6) are sorted ascending
 //!   and the missing slots of a pool with fewer than 3 dice are filled with 0
 //!   at the *front* (the high-order digits), i.e. the index is the base-7
@@ -158,7 +158,7 @@ fn parse_square(s: &str) -> usize {
     square_at(f, r).unwrap_or_else(|| panic!("bad square {s:?}"))
 }
 
-/// Parse a DFEN (rules.md §3; you may assume valid input and panic otherwise — tests only).
+/// Parse a DFEN (docs/rules.md §3; you may assume valid input and panic otherwise — tests only).
 pub fn parse(dfen: &str) -> RefPos {
     let fields: Vec<&str> = dfen.split(' ').collect();
     assert!(
@@ -257,7 +257,7 @@ pub fn parse(dfen: &str) -> RefPos {
     }
 }
 
-/// Canonical DFEN of a position (rules.md §3 "written as" column: run-length placement, castling in KQkq order or '-', e.p. squares ascending by index concatenated or '-', halfmove, fullmove, dice omitted when empty else faces ascending P<N<B<R<Q<K, upper-case if White to move, lower-case if Black).
+/// Canonical DFEN of a position (docs/rules.md §3, the "how the engine writes it" column: run-length placement, castling in KQkq order or '-', e.p. squares ascending by index concatenated or '-', halfmove, fullmove, dice omitted when empty else faces ascending P<N<B<R<Q<K, upper-case if White to move, lower-case if Black).
 pub fn write(p: &RefPos) -> String {
     let mut s = String::new();
     for rank in (0..8).rev() {
@@ -439,7 +439,7 @@ fn piece_targets(p: &RefPos, sq: usize, piece: Piece, us: Color) -> Vec<usize> {
     out
 }
 
-/// Pawn moves of the pawn on `sq`, in rules.md §4 order: push (or its four
+/// Pawn moves of the pawn on `sq`, in docs/rules.md §4 order: push (or its four
 /// promotions), double push, captures towards h, captures towards a, then
 /// e.p. captures (towards h, then towards a).
 fn pawn_moves(p: &RefPos, sq: usize, us: Color, out: &mut Vec<Move>) {
@@ -566,7 +566,7 @@ fn castling_moves(p: &RefPos, us: Color, out: &mut Vec<Move>) {
     }
 }
 
-/// Pseudo-legal moves of one piece type for the side to move, in rules.md §4
+/// Pseudo-legal moves of one piece type for the side to move, in docs/rules.md §4
 /// order (pieces by ascending square, destinations ascending; pawns and kings
 /// as described there). Castling is appended for the king when `castle`.
 fn gen_type(p: &RefPos, piece: Piece, castle: bool) -> Vec<Move> {
@@ -632,7 +632,7 @@ fn apply(p: &mut RefPos, m: &Move) -> bool {
     } else {
         m.to
     };
-    // Decision (rules.md §4 is silent for boards no game reaches): an e.p. capture removes
+    // Decision (docs/rules.md §4 is silent for boards no game reaches): an e.p. capture removes
     // the square behind the target only when an enemy pawn stands there.
     let captured = if m.kind == Kind::EnPassant {
         p.board[cap_sq].filter(|&(c, piece)| c != us && piece == Piece::Pawn)
@@ -776,7 +776,7 @@ fn find_move(p: &RefPos, uci: &str) -> Move {
         .unwrap_or_else(|| panic!("{uci} is not a pseudo-legal move in {}", write(p)))
 }
 
-/// End of turn (rules.md §2.4).
+/// End of turn (docs/rules.md §2.4).
 fn end_turn(p: &mut RefPos) {
     let next = p.side.other();
     // Remove the targets the next mover created in its previous turn.
@@ -830,7 +830,7 @@ fn search(p: &RefPos, path: &mut Vec<String>, cost: usize, out: &mut Vec<Found>)
     }
 }
 
-/// Every legal turn path of the position's dice pool (rules.md §5), each path a Vec of UCI micro-moves, in the order of rules.md §5 (king-capture paths first, then the others, each in depth-first discovery order following the move-generation order of rules.md §4). Empty result = pass.
+/// Every legal turn path of the position's dice pool (docs/rules.md §5), each path a Vec of UCI micro-moves, in the order of docs/rules.md §5 (king-capture paths first, then the others, each in depth-first discovery order following the move-generation order of docs/rules.md §4). Empty result = pass.
 pub fn legal_paths(dfen: &str) -> Vec<Vec<String>> {
     let p = parse(dfen);
     let mut found = Vec::new();
@@ -850,7 +850,7 @@ pub fn legal_paths(dfen: &str) -> Vec<Vec<String>> {
     out
 }
 
-/// Canonical DFEN after playing the UCI micro-moves of `path` and then ending the turn (rules.md §2.4); for an empty path, just end the turn (pass).
+/// Canonical DFEN after playing the UCI micro-moves of `path` and then ending the turn (docs/rules.md §2.4); for an empty path, just end the turn (pass).
 pub fn end_of_turn(dfen: &str, path: &[String]) -> String {
     let mut p = parse(dfen);
     for uci in path {
@@ -871,7 +871,7 @@ pub fn play_micro(dfen: &str, path: &[String]) -> String {
     write(&p)
 }
 
-/// Pseudo-legal micro-moves (UCI) for one piece type `face` 1..=6 for the side to move, ignoring the dice pool, castling included under face 6 when rights and empty squares allow (as single-die perft does), in rules.md §4 order.
+/// Pseudo-legal micro-moves (UCI) for one piece type `face` 1..=6 for the side to move, ignoring the dice pool, castling included under face 6 when rights and empty squares allow (as single-die perft does), in docs/rules.md §4 order.
 pub fn pseudo_moves(dfen: &str, face: u8) -> Vec<String> {
     let p = parse(dfen);
     let piece = Piece::from_face(face);
@@ -881,7 +881,7 @@ pub fn pseudo_moves(dfen: &str, face: u8) -> Vec<String> {
         .collect()
 }
 
-/// SplitMix64 as rules.md §7 describes it.
+/// SplitMix64 as docs/rules.md §7 describes it.
 struct SplitMix64(u64);
 
 impl SplitMix64 {
@@ -930,7 +930,7 @@ fn dice_index(dice: &[u8]) -> usize {
     idx
 }
 
-/// Zobrist key (rules.md §7) computed from scratch.
+/// Zobrist key (docs/rules.md §7) computed from scratch.
 pub fn zobrist(dfen: &str) -> u64 {
     let p = parse(dfen);
     let k = keys();
@@ -960,7 +960,7 @@ pub fn zobrist(dfen: &str) -> u64 {
     h
 }
 
-/// Colour flip (rules.md §7) as canonical DFEN.
+/// Colour flip (docs/rules.md §7) as canonical DFEN.
 pub fn flip(dfen: &str) -> String {
     let p = parse(dfen);
     let mut q = p.clone();

@@ -1,4 +1,4 @@
-//! `kcp-13` (features.md §5), `kcp-mobility-27-v1` (§6) and `kcp-mobility-pawns-31-v1` (§7):
+//! `kcp-13` (docs/features.md §5), `kcp-mobility-27-v1` (§6) and `kcp-mobility-pawns-31-v1` (§7):
 //! rich-9 plus king- and queen-capture probabilities, then per-type mobility and PDI, then
 //! passed pawns. Each schema fills the narrower one's columns first by calling it.
 
@@ -58,7 +58,7 @@ pub fn roll_probability(rolls: u32) -> f32 {
 }
 
 /// `kcp-13` (`KcpFeatures`; id deliberately unversioned), 13 columns: [`Rich9`]'s nine, then
-/// over the 216 rolls of the relevant side's next roll (rules.md §6):
+/// over the 216 rolls of the relevant side's next roll (docs/rules.md §6):
 /// `king_capture_attack` = [`king_capture_rolls`]`(pos, opponent)`/216 (`color` captures an
 /// opponent king), `king_capture_danger` = `king_capture_rolls(pos, color)`/216,
 /// `queen_capture_attack` = [`queen_capture_rolls`]`(pos, opponent)`/216 and

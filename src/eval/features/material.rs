@@ -1,5 +1,5 @@
-//! `material-7-v1` (features.md §2): piece-count differences and material with the "ONNX"
-//! values P 1, N 3, B 3, R 5, Q 9 (rules.md §1); kings are not counted.
+//! `material-7-v1` (docs/features.md §2): piece-count differences and material with the "ONNX"
+//! values P 1, N 3, B 3, R 5, Q 9 (docs/rules.md §1); kings are not counted.
 
 use super::{color_index, extract_chunks, prefix, ChunkFill, FeatureSchema, Perspective};
 use crate::batch::PositionBatch;
@@ -7,7 +7,7 @@ use crate::board::Position;
 use dicechess_kernels::{Color, PieceType};
 use ndarray::Array2;
 
-/// The "ONNX" piece values of P, N, B, R, Q (rules.md §1), in die-face order.
+/// The "ONNX" piece values of P, N, B, R, Q (docs/rules.md §1), in die-face order.
 pub(super) const ONNX_VALUES: [i32; 5] = [1, 3, 3, 5, 9];
 
 pub(super) static COLUMNS: [&str; 7] = [

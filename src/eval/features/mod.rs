@@ -1,4 +1,4 @@
-//! Feature schemas (features.md): frozen, versioned column layouts shared with the training
+//! Feature schemas (docs/features.md): frozen, versioned column layouts shared with the training
 //! pipeline. A schema never changes once published; a change is a new id.
 //!
 //! The seven schemas ([`SCHEMA_IDS`], [`all_schemas`], [`schema`]) are unit structs, one file
@@ -46,7 +46,7 @@ impl Perspective {
     }
 }
 
-/// A feature schema: `extract(state, color) → float32[width]`, dice-free (features.md §1).
+/// A feature schema: `extract(state, color) → float32[width]`, dice-free (docs/features.md §1).
 pub trait FeatureSchema: Send + Sync {
     /// The frozen id, e.g. `rich-9-v1`.
     fn id(&self) -> &'static str;

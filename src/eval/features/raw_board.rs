@@ -1,4 +1,4 @@
-//! `raw-board-768-v1` (features.md §8): twelve 64-square occupancy planes from the mover's
+//! `raw-board-768-v1` (docs/features.md §8): twelve 64-square occupancy planes from the mover's
 //! view.
 
 use super::{color_index, extract_chunks, ChunkFill, FeatureSchema, Perspective};

@@ -1,4 +1,4 @@
-//! `rich-9-v1` (features.md §3) and `rich-pdi-11-v1` (§4): material-7 plus the mobility and
+//! `rich-9-v1` (docs/features.md §3) and `rich-pdi-11-v1` (§4): material-7 plus the mobility and
 //! king-safety differences, then the two colours' piece diversity.
 
 use super::{

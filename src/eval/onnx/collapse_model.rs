@@ -1,6 +1,6 @@
 //! [`CollapseModel`]: a chance-collapse model package, which scores a root candidate's
 //! whole chance node in one batched call over the candidates' after-states
-//! (search-reference.md §4.6).
+//! (docs/search.md §4.6).
 
 use super::error::ModelError;
 use super::inference::ModelCore;

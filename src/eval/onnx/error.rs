@@ -1,6 +1,6 @@
 //! [`ModelError`]: every reason a model package, its manifest, its graph or the model runtime
 //! is refused. Each variant names the field, file or value at fault (fail-closed loading,
-//! search-reference.md §8.3).
+//! docs/model-packages.md).
 
 use std::path::PathBuf;
 

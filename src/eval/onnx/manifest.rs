@@ -1,4 +1,4 @@
-//! The model manifest (`manifest.json`, search-reference.md §8.3): parsed from bytes and
+//! The model manifest (`manifest.json`, docs/model-packages.md): parsed from bytes and
 //! checked field by field, in the documented order, into a [`Manifest`]. Needs no model
 //! runtime, so it compiles (and can be fuzzed) without the `onnx` feature.
 //!
@@ -225,7 +225,7 @@ pub struct Calibration {
     pub calibrated_on: Option<String>,
 }
 
-/// A checked `manifest.json` (search-reference.md §8.3).
+/// A checked `manifest.json` (docs/model-packages.md).
 #[derive(Clone)]
 pub struct Manifest {
     /// `manifestVersion`.

@@ -1,4 +1,4 @@
-//! ONNX models and model packages (design.md "Contracts", search-reference.md §8.3).
+//! ONNX models and model packages (docs/architecture.md "Contracts", docs/model-packages.md).
 //!
 //! * [`Manifest`] and [`ModelPackage`]: `manifest.json` + `model.onnx`, every field checked
 //!   in the documented order, the role the loading seam needs, the model's SHA-256. Pure

@@ -1,5 +1,5 @@
 //! [`ModelPackage`]: a folder with `model.onnx` and `manifest.json`, loaded and checked in
-//! the documented order (search-reference.md §8.3): model readable → manifest checks
+//! the documented order (docs/model-packages.md): model readable → manifest checks
 //! ([`Manifest::parse`]) → the role the loading seam needs → SHA-256 of the model bytes.
 //! The graph check comes later, once a runtime session exists.
 

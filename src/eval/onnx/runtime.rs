@@ -1,4 +1,4 @@
-//! Finding and initialising the ONNX Runtime library, once per process (toolbox.md: the
+//! Finding and initialising the ONNX Runtime library, once per process (docs/building.md: the
 //! `onnxruntime==1.32.0` PyPI wheel's `libonnxruntime.so.1.32.0`, loaded at run time).
 //!
 //! Where the library is looked for, first hit wins:

@@ -10,7 +10,7 @@ use ort::value::{Outlet, TensorElementType, TensorRef, ValueType};
 use std::ops::{Deref, DerefMut};
 use std::sync::{Arc, Mutex};
 
-/// What the graph must declare (search-reference.md §8.3 graph check).
+/// What the graph must declare (docs/model-packages.md graph check).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GraphContract {
     /// The one input's name (`inputName`).

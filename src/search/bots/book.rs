@@ -1,4 +1,4 @@
-//! The opening-book decorator (search-reference.md §9).
+//! The opening-book decorator (docs/search.md §9).
 
 use super::{first_shortest_win, Bot, BotInfo, Choice, DrawDoublePolicy, Turn};
 use crate::board::{dice_key, normalized_fen, Position};

@@ -1,4 +1,4 @@
-//! Every bot a user can pick, behind one trait and one registry (search-reference.md §2).
+//! Every bot a user can pick, behind one trait and one registry (docs/search.md §2).
 
 mod book;
 mod heuristic;

@@ -1,4 +1,4 @@
-//! Draw and doubling-cube policies (search-reference.md §2.5).
+//! Draw and doubling-cube policies (docs/search.md §2.5).
 
 use crate::board::Position;
 use crate::eval::{king_safety, Material};
