@@ -1,7 +1,7 @@
 //! Copy-make: playing a micro-move and ending the turn (docs/rules.md §2, §4).
 
 use super::{generate, MicroMove, MoveKind};
-use crate::board::{Castling, Dice, Position};
+use crate::board::{zobrist, Castling, Dice, Position};
 use dicechess_kernels::{Bitboard, Color, PieceType, Square};
 
 /// Why [`Position::play`] refused a micro-move.
@@ -188,6 +188,23 @@ impl Position {
         }
         p.set_dice(Dice::EMPTY);
         p
+    }
+
+    /// The key [`Position::end_turn`] would give, without building the position: a shared
+    /// walk dedupes its end states by this key and builds only the new ones.
+    #[inline]
+    pub(crate) fn end_turn_key(&self) -> u64 {
+        let next = self.side_to_move().opponent();
+        let stale_rank = if next == Color::White { 2 } else { 5 };
+        let stale = self.ep & Bitboard::rank(stale_rank).0;
+        let mut key = self.key ^ zobrist::side();
+        if !self.dice().is_empty() {
+            key ^= zobrist::dice(self.dice()) ^ zobrist::dice(Dice::EMPTY);
+        }
+        if stale != 0 {
+            key ^= zobrist::ep_set(Bitboard(stale));
+        }
+        key
     }
 
     /// Whether `m` would capture a king of the opponent (the game-ending micro-move).

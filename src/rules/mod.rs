@@ -1,6 +1,7 @@
 //! The rules: moves per die, copy-make, turn paths under the maximum dice rule, rolls,
 //! playable dice and single-die perft (docs/rules.md §2–§6).
 
+mod all_rolls;
 mod budget;
 mod make;
 mod micro_move;
@@ -13,6 +14,7 @@ mod turn;
 mod uci;
 mod validate;
 
+pub use all_rolls::{expand_all_rolls, RollOutcome, RollSets};
 pub use budget::{Budget, Budgeted, Meter, Unmetered};
 pub use make::MoveError;
 pub use micro_move::{MicroMove, MoveKind};

@@ -107,6 +107,74 @@ pub fn random_rolled(start: usize, seed: u64, turns: usize) -> dicechess::board:
     pos.with_dice(ROLLS[rng.below(56)].dice())
 }
 
+/// A random placement: two kings and up to 14 more pieces anywhere, random rights, e.p.
+/// targets, side and half-move clock, rolled with `roll`.
+pub fn random_placed(
+    seed: u64,
+    roll: impl Fn(&mut TestRng) -> dicechess::board::Dice,
+) -> dicechess::board::Position {
+    use dicechess::board::Position;
+    let mut rng = TestRng(seed | 1);
+    let mut board = ['.'; 64];
+    let pieces = 2 + rng.below(14);
+    for i in 0..pieces {
+        let letters = b"PNBRQKpnbrqk";
+        let c = if i == 0 {
+            'K'
+        } else if i == 1 {
+            'k'
+        } else {
+            letters[rng.below(12)] as char
+        };
+        board[rng.below(64)] = c;
+    }
+    let mut placement = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                '.' => empty += 1,
+                c => {
+                    if empty > 0 {
+                        placement.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    placement.push(c);
+                }
+            }
+        }
+        if empty > 0 {
+            placement.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            placement.push('/');
+        }
+    }
+    let side = if rng.below(2) == 0 { "w" } else { "b" };
+    let castling: String = "KQkq".chars().filter(|_| rng.below(2) == 0).collect();
+    let castling = if castling.is_empty() {
+        "-".to_string()
+    } else {
+        castling
+    };
+    let mut ep = String::new();
+    for file in b"abcdefgh" {
+        for rank in ['3', '6'] {
+            if rng.below(6) == 0 {
+                ep.push(*file as char);
+                ep.push(rank);
+            }
+        }
+    }
+    if ep.is_empty() {
+        ep.push('-');
+    }
+    let dfen = format!("{placement} {side} {castling} {ep} {} 1", rng.below(128));
+    Position::from_dfen(&dfen)
+        .expect("generated DFEN is valid")
+        .with_dice(roll(&mut rng))
+}
+
 /// Rayon pools of one and two threads, for "any thread count" checks.
 pub fn pools() -> Vec<rayon::ThreadPool> {
     [1, 2]

@@ -1,0 +1,173 @@
+//! `expand_all_rolls` (one shared walk for the 56 rolls) against two independent per-roll
+//! answers: `TurnGenerator::end_states_into` roll by roll, and the end positions of every
+//! legal turn path (`legal_paths`, itself pinned by the turn_paths vectors). Positions come
+//! from random play (e.p. targets, castling, promotions, king captures and passes all occur)
+//! and from random placements; the turn_paths vectors tie the answers to data.
+
+mod common;
+
+use common::{cases, load, random_placed, random_rolled, s, u, TestRng};
+use dicechess::board::{Dice, Position};
+use dicechess::rules::{
+    expand_all_rolls, legal_paths, EndStates, RollOutcome, RollSets, TurnGenerator, ROLLS,
+};
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+/// One roll's answer with positions as a set of Zobrist keys (positions that differ only in
+/// their clocks are one end state).
+#[derive(Debug, PartialEq, Eq)]
+enum Answer {
+    King,
+    Pass,
+    Keys(BTreeSet<u64>),
+}
+
+fn shared(sets: &RollSets, i: usize) -> Answer {
+    match sets.roll(i) {
+        RollOutcome::KingCapture => Answer::King,
+        RollOutcome::Pass => Answer::Pass,
+        RollOutcome::Moves(ps) => {
+            let keys: BTreeSet<u64> = ps.iter().map(Position::key).collect();
+            assert_eq!(keys.len(), ps.len(), "roll {i}: positions are not distinct");
+            for p in ps {
+                assert!(p.dice().is_empty(), "an end state keeps dice");
+                assert_eq!(p.key(), p.compute_key(), "stale key");
+            }
+            Answer::Keys(keys)
+        }
+    }
+}
+
+fn per_roll(gen: &mut TurnGenerator, pos: &Position) -> Answer {
+    let mut out = Vec::new();
+    match gen.end_states_into(pos, &mut out) {
+        EndStates::KingCapture => Answer::King,
+        EndStates::Pass => Answer::Pass,
+        EndStates::Moves(_) => Answer::Keys(out.iter().map(Position::key).collect()),
+    }
+}
+
+fn from_paths(pos: &Position) -> Answer {
+    let paths = legal_paths(pos);
+    if paths.is_empty() {
+        Answer::Pass
+    } else if paths.iter().any(|p| p.captures_king()) {
+        Answer::King
+    } else {
+        Answer::Keys(paths.iter().map(|p| p.end_position(pos).key()).collect())
+    }
+}
+
+/// Every roll of `pos`: the shared answer equals both per-roll answers.
+fn check(pos: &Position, sets: &mut RollSets, gen: &mut TurnGenerator) {
+    expand_all_rolls(pos, sets);
+    for (i, r) in ROLLS.iter().enumerate() {
+        let rolled = pos.with_dice(r.dice());
+        let got = shared(sets, i);
+        assert_eq!(
+            got,
+            per_roll(gen, &rolled),
+            "{}: shared walk vs end_states_into",
+            rolled.to_dfen()
+        );
+        assert_eq!(
+            got,
+            from_paths(&rolled),
+            "{}: shared walk vs legal paths",
+            rolled.to_dfen()
+        );
+    }
+}
+
+fn spent_roll(rng: &mut TestRng) -> Dice {
+    ROLLS[rng.below(56)].dice()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn shared_walk_equals_per_roll_sets_after_random_play(
+        start in 0usize..7,
+        seed in any::<u64>(),
+        turns in 0usize..16,
+    ) {
+        let pos = random_rolled(start, seed, turns);
+        check(&pos, &mut RollSets::new(), &mut TurnGenerator::new());
+    }
+
+    #[test]
+    fn shared_walk_equals_per_roll_sets_on_random_placements(seed in any::<u64>()) {
+        let pos = random_placed(seed, spent_roll);
+        check(&pos, &mut RollSets::new(), &mut TurnGenerator::new());
+    }
+}
+
+#[test]
+fn one_rollsets_reused_across_positions_gives_fresh_answers() {
+    // The buffers keep their capacity; answers must not leak from one position to the next.
+    let mut sets = RollSets::new();
+    let mut gen = TurnGenerator::new();
+    for seed in 0..40u64 {
+        let pos = random_rolled(seed as usize, seed * 7919 + 1, (seed % 12) as usize);
+        check(&pos, &mut sets, &mut gen);
+    }
+}
+
+#[test]
+fn hand_picked_positions_cover_every_outcome() {
+    let mut sets = RollSets::new();
+    let mut gen = TurnGenerator::new();
+    let mut kinds = [0usize; 3];
+    for fen in [
+        // Bare kings: only the rolls with a king die move (the ADEP classes 125/75/15/1).
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        // Promotion: a pawn on the 7th spends later dice as its new piece.
+        "k7/4P3/8/8/8/8/8/4K3 w - - 0 1",
+        // Castling both ways (K+R dice), and e.p. targets for both sides.
+        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+        "rnbqkbnr/1p1p1ppp/8/pPpPp3/P3P3/2N2Q1N/2P2PPP/1RB1KB1R w Kkq a6c6e6 0 1",
+        "r3k2r/1P4P1/8/2pP4/8/8/1p4p1/R3K2R b KQkq c3 0 1",
+        // King captures for some rolls only.
+        "4k3/8/3q4/8/2Q5/8/8/R3K2R w KQ - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ] {
+        let pos = Position::from_dfen(fen).expect("valid FEN");
+        check(&pos, &mut sets, &mut gen);
+        for i in 0..56 {
+            kinds[match sets.roll(i) {
+                RollOutcome::KingCapture => 0,
+                RollOutcome::Pass => 1,
+                RollOutcome::Moves(_) => 2,
+            }] += 1;
+        }
+    }
+    assert!(kinds.iter().all(|&k| k > 0), "outcomes seen: {kinds:?}");
+}
+
+#[test]
+fn turn_paths_vectors() {
+    // Each vector case is one rolled position; its legal paths (pinned by the vector's count
+    // and digest elsewhere) must give the shared walk's answer for that roll, and the vector's
+    // count of distinct end DFENs bounds the distinct keys from above (DFENs also differ in
+    // clocks).
+    let v = load("turn_paths");
+    let mut sets = RollSets::new();
+    let mut gen = TurnGenerator::new();
+    for c in cases(&v) {
+        let dfen = s(c, "dfen");
+        let rolled = Position::from_dfen(dfen).expect("valid vector DFEN");
+        assert_eq!(legal_paths(&rolled).len() as u64, u(c, "paths"), "{dfen}");
+        let i = ROLLS
+            .iter()
+            .position(|r| r.dice() == rolled.dice())
+            .expect("vector positions carry a full roll");
+        check(&rolled, &mut sets, &mut gen);
+        if let RollOutcome::Moves(ps) = sets.roll(i) {
+            assert!(ps.len() as u64 <= u(c, "ends"), "{dfen}");
+            assert!(!ps.is_empty());
+        }
+    }
+}
