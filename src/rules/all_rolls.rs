@@ -19,8 +19,9 @@
 //! dice are unusable — the ADEP classes of docs/rules.md §6) reads that bucket in place; only
 //! a roll that draws on two or three buckets gets a merged copy.
 
-use super::turn::KeySet;
+use super::key_set::KeyTable;
 use super::{generate_into, MicroMove, MoveKind, MoveList, PieceMoves, ROLLS};
+use super::make::{color_rights, corner_right};
 use crate::board::zobrist;
 use crate::board::Position;
 use dicechess_kernels::{Bitboard, Color, PieceType, Square};
@@ -52,6 +53,8 @@ struct SpentTables {
     /// `rest_mask[s][r]`: the type mask of the faces roll `r` holds beyond multiset `s`
     /// (0 when `r` does not contain `s`).
     rest_mask: [[u8; 56]; SPENT_SETS],
+    /// `subsets[r]`: the non-empty multisets roll `r` contains (bit per multiset index).
+    subsets: [u128; 56],
     /// A random salt per multiset, XORed into node keys so that one key set serves all.
     salt: [u64; SPENT_SETS],
 }
@@ -148,6 +151,7 @@ const fn build_tables() -> SpentTables {
         add: [[u8::MAX; 7]; SPENT_SETS],
         rolls_containing: [0; SPENT_SETS],
         rest_mask: [[0; 56]; SPENT_SETS],
+        subsets: [0; 56],
         salt: [0; SPENT_SETS],
     };
     // Enumerate by size: {}, the 6 singles, the 21 pairs, the 56 triples.
@@ -199,6 +203,9 @@ const fn build_tables() -> SpentTables {
             if contained(t.faces[s], ROLLS[r].faces) {
                 t.rolls_containing[s] |= 1 << r;
                 t.rest_mask[s][r] = rest_mask(t.faces[s], ROLLS[r].faces);
+                if s > 0 {
+                    t.subsets[r] |= 1 << s;
+                }
             }
             r += 1;
         }
@@ -244,7 +251,7 @@ pub struct RollSets {
     slots: [Slot; 56],
     buckets: Vec<Vec<Position>>,
     merged: Vec<Position>,
-    seen: KeySet,
+    seen: KeyTable,
     lists: [MoveList; 1],
     /// Inner nodes (position, spent multiset) with one and with two dice spent.
     levels: [Vec<(Position, u8)>; 2],
@@ -271,7 +278,7 @@ impl RollSets {
             slots: [Slot::Pass; 56],
             buckets: (0..SPENT_SETS).map(|_| Vec::new()).collect(),
             merged: Vec::new(),
-            seen: KeySet::default(),
+            seen: KeyTable::default(),
             lists: [MoveList::default(); 1],
             levels: [Vec::new(), Vec::new()],
         }
@@ -295,6 +302,7 @@ impl RollSets {
 /// their clocks count once; the one kept carries the clocks of one of its paths.
 pub fn expand_all_rolls(pos: &Position, out: &mut RollSets) {
     for b in &mut out.buckets {
+        // Empty buckets cost a length check; the filled ones were the last call's.
         b.clear();
     }
     out.merged.clear();
@@ -340,17 +348,18 @@ pub fn expand_all_rolls(pos: &Position, out: &mut RollSets) {
         let mut best = 0u8;
         let mut parts = [0u8; 3];
         let mut n = 0;
-        for s in 1..SPENT_SETS {
-            if reached & (1u128 << s) != 0 && t.rolls_containing[s] & bit != 0 {
-                let size = t.size[s];
-                if size > best {
-                    best = size;
-                    n = 0;
-                }
-                if size == best && n < 3 {
-                    parts[n] = s as u8;
-                    n += 1;
-                }
+        let mut cand = reached & t.subsets[r];
+        while cand != 0 {
+            let s = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            let size = t.size[s];
+            if size > best {
+                best = size;
+                n = 0;
+            }
+            if size == best && n < 3 {
+                parts[n] = s as u8;
+                n += 1;
             }
         }
         out.slots[r] = match n {
@@ -375,7 +384,7 @@ pub fn expand_all_rolls(pos: &Position, out: &mut RollSets) {
 /// The shared walk's state.
 struct Walk<'a> {
     buckets: &'a mut [Vec<Position>],
-    seen: &'a mut KeySet,
+    seen: &'a mut KeyTable,
     /// Rolls in which some payable line captures the king.
     king_rolls: u64,
     /// Multisets spent by some non-capturing line (bit per multiset index).
@@ -441,9 +450,10 @@ impl Walk<'_> {
     /// The last level: every child of `pos` (two dice spent, in `spent`) is a leaf whose
     /// only use is its end state. Most leaves repeat (three orders reach each), so the key is
     /// computed set-wise, straight from the move, and the position is built only for a new
-    /// key. The direct form covers the moves that change neither castling rights nor e.p.
-    /// targets (docs/rules.md §4: knights, bishops, queens, rooks off their corners, not
-    /// capturing a pawn or a corner rook); kings, pawns and the rest play the move.
+    /// key. The key change of a move is that of its piece leaving and landing, the victim,
+    /// and the castling rights the mover and the victim take along (docs/rules.md §4); moves
+    /// that touch the e.p. set in other ways (promotions, e.p. captures, capturing a pawn) and
+    /// king captures are played in full.
     fn expand_leaves(&mut self, pos: &Position, spent: usize, list: &mut MoveList) {
         let t = &TABLES;
         let mask = self.open_faces(spent);
@@ -455,26 +465,24 @@ impl Walk<'_> {
         let them = us.opponent();
         let theirs = pos.color(them);
         let end_delta = pos.end_turn_key() ^ pos.key();
-        const CORNERS: u64 = 1 | 1 << 7 | 1 << 56 | 1 << 63;
-        let slow_victims = pos.pieces(PieceType::Pawn).0
-            | pos.pieces(PieceType::King).0
-            | (pos.pieces(PieceType::Rook).0 & CORNERS);
+        let slow_victims = pos.pieces(PieceType::Pawn).0 | pos.pieces(PieceType::King).0;
         for e in list.entries() {
             let next_spent = t.add[spent][e.piece.face() as usize] as usize;
             self.reached |= 1u128 << next_spent;
-            let direct = match e.piece {
-                PieceType::Knight | PieceType::Bishop | PieceType::Queen => true,
-                PieceType::Rook => CORNERS & (1 << e.from.index()) == 0,
-                PieceType::Pawn => true,
-                PieceType::King => false,
+            // What moving this piece does to the castling rights (docs/rules.md §4): the same
+            // for every destination, so it is one key change for the whole entry.
+            let rights = pos.castling().0;
+            let moved_rights = match e.piece {
+                PieceType::King => rights & !color_rights(us),
+                // Only a rook leaving one of its own corners (a rook may stand on the
+                // other side's corner in an odd position; that right stays).
+                PieceType::Rook if (e.from.index() < 8) == (us == Color::White) => {
+                    rights & !corner_right(e.from)
+                }
+                _ => rights,
             };
-            if !direct {
-                let mut single = MoveList::default();
-                single.push_entry(*e);
-                single.for_each(pos, |m| self.leaf(pos, m, next_spent));
-                continue;
-            }
-            let base = pos.key() ^ end_delta ^ zobrist::piece(us, e.piece, e.from);
+            let rights_delta = zobrist::castling(rights) ^ zobrist::castling(moved_rights);
+            let base = pos.key() ^ end_delta ^ rights_delta ^ zobrist::piece(us, e.piece, e.from);
             for to in e.to {
                 let double = e.piece == PieceType::Pawn && to.index().abs_diff(e.from.index()) == 16;
                 let m = MicroMove {
@@ -506,11 +514,17 @@ impl Walk<'_> {
                 }
                 if bit & theirs.0 != 0 {
                     if bit & slow_victims != 0 {
+                        // A pawn (its e.p. target goes) or a king (the game ends).
                         self.leaf(pos, m, next_spent);
                         continue;
                     }
                     if let Some(victim) = pos.type_at(to) {
                         key ^= zobrist::piece(them, victim, to);
+                        if victim == PieceType::Rook {
+                            // A rook taken on its corner takes that corner's right along.
+                            let after = moved_rights & !corner_right(to);
+                            key ^= zobrist::castling(moved_rights) ^ zobrist::castling(after);
+                        }
                     }
                 }
                 self.keep_end(next_spent, key, || pos.play_unchecked(m));

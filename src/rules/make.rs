@@ -25,7 +25,7 @@ pub enum MoveError {
 
 /// The right that a rook corner square guards (a1 → Q, h1 → K, a8 → q, h8 → k).
 #[inline]
-fn corner_right(sq: Square) -> u8 {
+pub(crate) fn corner_right(sq: Square) -> u8 {
     match sq.to_u8() {
         0 => Castling::WHITE_QUEEN,
         7 => Castling::WHITE_KING,
@@ -36,7 +36,7 @@ fn corner_right(sq: Square) -> u8 {
 }
 
 #[inline]
-fn color_rights(c: Color) -> u8 {
+pub(crate) fn color_rights(c: Color) -> u8 {
     match c {
         Color::White => Castling::WHITE_KING | Castling::WHITE_QUEEN,
         Color::Black => Castling::BLACK_KING | Castling::BLACK_QUEEN,

@@ -3,6 +3,7 @@
 
 mod all_rolls;
 mod budget;
+mod key_set;
 mod make;
 mod micro_move;
 mod movegen;
