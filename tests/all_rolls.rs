@@ -12,7 +12,7 @@ use dicechess::rules::{
     expand_all_rolls, legal_paths, EndStates, RollOutcome, RollSets, TurnGenerator, ROLLS,
 };
 use proptest::prelude::*;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 /// One roll's answer with positions as a set of Zobrist keys (positions that differ only in
 /// their clocks are one end state).
@@ -59,12 +59,27 @@ fn from_paths(pos: &Position) -> Answer {
     }
 }
 
-/// Every roll of `pos`: the shared answer equals both per-roll answers.
+/// Every roll of `pos`: the shared answer equals both per-roll answers, and each position
+/// it gives is, field for field (clocks included), the end position of some legal path.
 fn check(pos: &Position, sets: &mut RollSets, gen: &mut TurnGenerator) {
     expand_all_rolls(pos, sets);
     for (i, r) in ROLLS.iter().enumerate() {
         let rolled = pos.with_dice(r.dice());
         let got = shared(sets, i);
+        if let RollOutcome::Moves(ps) = sets.roll(i) {
+            let ends: HashSet<Position> = legal_paths(&rolled)
+                .iter()
+                .map(|p| p.end_position(&rolled))
+                .collect();
+            for p in ps {
+                assert!(
+                    ends.contains(p),
+                    "{}: {} is no legal path's end position",
+                    rolled.to_dfen(),
+                    p.to_dfen()
+                );
+            }
+        }
         assert_eq!(
             got,
             per_roll(gen, &rolled),
