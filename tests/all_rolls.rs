@@ -186,3 +186,39 @@ fn turn_paths_vectors() {
         }
     }
 }
+
+#[test]
+fn budgeted_expansion_equals_the_plain_one_or_says_it_ran_out() {
+    use dicechess::rules::{expand_all_rolls_budgeted, Budget, Budgeted};
+    let mut plain = RollSets::new();
+    let mut metered = RollSets::new();
+    for seed in 0..20u64 {
+        let pos = random_rolled(seed as usize, seed * 31 + 7, (seed % 9) as usize);
+        expand_all_rolls(&pos, &mut plain);
+        let mut budget = Budget::new(u64::MAX / 2);
+        let used = match expand_all_rolls_budgeted(&pos, &mut budget, &mut metered) {
+            Budgeted::Complete((), used) => used,
+            Budgeted::Incomplete(_) => panic!("an ample budget ran out"),
+        };
+        for i in 0..56 {
+            assert_eq!(shared(&plain, i), shared(&metered, i), "roll {i}");
+        }
+        // One unit short of what it needs: incomplete, and every roll reads as a pass.
+        if used > 1 {
+            let mut short = Budget::new(used - 1);
+            assert!(matches!(
+                expand_all_rolls_budgeted(&pos, &mut short, &mut metered),
+                Budgeted::Incomplete(_)
+            ));
+            assert!((0..56).all(|i| metered.roll(i) == RollOutcome::Pass));
+        }
+    }
+    // Nine queens: millions of lines; a small budget stops the walk early.
+    let queens = Position::from_dfen("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/1BNN1KB1 w - - 0 1")
+        .expect("valid FEN");
+    let mut budget = Budget::new(200_000);
+    assert!(matches!(
+        expand_all_rolls_budgeted(&queens, &mut budget, &mut metered),
+        Budgeted::Incomplete(u) if u <= 200_000
+    ));
+}

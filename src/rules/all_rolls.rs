@@ -19,6 +19,7 @@
 //! dice are unusable — the ADEP classes of docs/rules.md §6) reads that bucket in place; only
 //! a roll that draws on two or three buckets gets a merged copy.
 
+use super::budget::{Budget, Budgeted, Meter, Unmetered};
 use super::key_set::KeyTable;
 use super::{generate_into, MicroMove, MoveKind, MoveList, PieceMoves, ROLLS};
 use super::make::{color_rights, corner_right};
@@ -301,6 +302,25 @@ impl RollSets {
 /// the module documentation). The dice of `pos` are ignored. Positions that differ only in
 /// their clocks count once; the one kept carries the clocks of one of its paths.
 pub fn expand_all_rolls(pos: &Position, out: &mut RollSets) {
+    expand_metered(pos, out, &mut Unmetered);
+}
+
+/// [`expand_all_rolls`] under a work budget: one unit per move-generation call and one per
+/// generated micro-move, the units of the per-roll walks. The positions kept grow with the
+/// units spent, so the budget bounds memory as well as time. On exhaustion every roll reads
+/// as a pass and `Incomplete` says so.
+pub fn expand_all_rolls_budgeted(pos: &Position, budget: &mut Budget, out: &mut RollSets) -> Budgeted<()> {
+    let start = budget.used();
+    if expand_metered(pos, out, budget) {
+        Budgeted::Complete((), budget.used() - start)
+    } else {
+        out.slots = [Slot::Pass; 56];
+        Budgeted::Incomplete(budget.used() - start)
+    }
+}
+
+/// The walk and the per-roll answers; `false` when the meter ran out.
+fn expand_metered<M: Meter>(pos: &Position, out: &mut RollSets, meter: &mut M) -> bool {
     for b in &mut out.buckets {
         // Empty buckets cost a length check; the filled ones were the last call's.
         b.clear();
@@ -317,6 +337,8 @@ pub fn expand_all_rolls(pos: &Position, out: &mut RollSets) {
         seen: &mut out.seen,
         king_rolls: 0,
         reached: 0,
+        meter,
+        exhausted: false,
     };
     // Level by level (by dice spent), so that every king capture one level can make is known
     // before the next level is generated: a roll that captures the king needs no end states,
@@ -335,6 +357,9 @@ pub fn expand_all_rolls(pos: &Position, out: &mut RollSets) {
     }
     for (p, s) in level2.iter() {
         walk.expand_leaves(p, *s as usize, &mut out.lists[0]);
+    }
+    if walk.exhausted {
+        return false;
     }
     let (king_rolls, reached) = (walk.king_rolls, walk.reached);
 
@@ -379,19 +404,37 @@ pub fn expand_all_rolls(pos: &Position, out: &mut RollSets) {
             }
         };
     }
+    true
 }
 
 /// The shared walk's state.
-struct Walk<'a> {
+struct Walk<'a, M: Meter> {
     buckets: &'a mut [Vec<Position>],
     seen: &'a mut KeyTable,
+    meter: &'a mut M,
+    /// The meter ran out: every later step does nothing.
+    exhausted: bool,
     /// Rolls in which some payable line captures the king.
     king_rolls: u64,
     /// Multisets spent by some non-capturing line (bit per multiset index).
     reached: u128,
 }
 
-impl Walk<'_> {
+impl<M: Meter> Walk<'_, M> {
+    /// Pay for one move-generation call and the `moves` it produced; `false` (for good) when
+    /// the meter runs out.
+    #[inline]
+    fn pay(&mut self, moves: impl FnOnce() -> u64) -> bool {
+        if M::UNLIMITED {
+            return true;
+        }
+        if self.exhausted || !self.meter.charge(1 + moves()) {
+            self.exhausted = true;
+            return false;
+        }
+        true
+    }
+
     /// The rolls a node that spent `spent` can still matter to: those containing it that do
     /// not capture the king.
     #[inline]
@@ -461,6 +504,9 @@ impl Walk<'_> {
             return;
         }
         generate_into(pos, mask, false, list);
+        if !self.pay(|| list.count(pos) as u64) {
+            return;
+        }
         let us = pos.side_to_move();
         let them = us.opponent();
         let theirs = pos.color(them);
@@ -576,6 +622,9 @@ impl Walk<'_> {
             && t.size[spent] <= 1
             && self.open_rolls(t.add[t.add[spent][6] as usize][4] as usize) != 0;
         generate_into(pos, mask, castle, list);
+        if !self.pay(|| list.count(pos) as u64) {
+            return;
+        }
         let their_kings = pos.piece_bb(pos.side_to_move().opponent(), PieceType::King);
         list.for_each(pos, |m| {
             let mut next_spent = t.add[spent][m.piece.face() as usize] as usize;

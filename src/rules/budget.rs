@@ -9,6 +9,9 @@
 pub trait Meter {
     /// Pay `units`; `false` when they do not fit (the traversal must then stop).
     fn charge(&mut self, units: u64) -> bool;
+
+    /// Whether this meter never runs out, so callers may skip counting what they would pay.
+    const UNLIMITED: bool = false;
 }
 
 /// The meter that never runs out.
@@ -16,6 +19,8 @@ pub trait Meter {
 pub struct Unmetered;
 
 impl Meter for Unmetered {
+    const UNLIMITED: bool = true;
+
     #[inline(always)]
     fn charge(&mut self, _units: u64) -> bool {
         true

@@ -15,7 +15,7 @@ mod turn;
 mod uci;
 mod validate;
 
-pub use all_rolls::{expand_all_rolls, RollOutcome, RollSets};
+pub use all_rolls::{expand_all_rolls, expand_all_rolls_budgeted, RollOutcome, RollSets};
 pub use budget::{Budget, Budgeted, Meter, Unmetered};
 pub use make::MoveError;
 pub use micro_move::{MicroMove, MoveKind};
