@@ -33,8 +33,9 @@ impl Default for KeyTable {
 }
 
 impl KeyTable {
-    /// Insert `key`; `true` when it was not there yet.
-    #[inline]
+    /// Insert `key`; `true` when it was not there yet. Inlined: the call itself cost a
+    /// quarter of an insert (callgrind, castling position).
+    #[inline(always)]
     pub(crate) fn insert(&mut self, key: u64) -> bool {
         // Keep the load at most one half, so probes stay short.
         if self.len * 2 >= self.slots.len() {
@@ -70,6 +71,8 @@ impl KeyTable {
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn grow(&mut self) {
         let live = self.generation;
         let bigger = vec![Slot::default(); self.slots.len() * 2];
