@@ -222,3 +222,38 @@ fn budgeted_expansion_equals_the_plain_one_or_says_it_ran_out() {
         Budgeted::Incomplete(u) if u <= 200_000
     ));
 }
+
+#[test]
+fn classes_partition_the_216_rolls_by_answer() {
+    let mut sets = RollSets::new();
+    let mut classes = Vec::new();
+    for seed in 0..30u64 {
+        let pos = random_rolled(seed as usize, seed * 13 + 5, (seed % 10) as usize);
+        expand_all_rolls(&pos, &mut sets);
+        sets.classes(&mut classes);
+        assert_eq!(classes.iter().map(|c| c.1 as u32).sum::<u32>(), 216);
+        assert!(classes.windows(2).all(|w| w[0].1 >= w[1].1), "heaviest first");
+        for (i, r) in ROLLS.iter().enumerate() {
+            // The classes with this roll's answer weigh as much as the rolls with it.
+            let answer = shared(&sets, i);
+            let class_weight: u32 = classes
+                .iter()
+                .filter(|&&(rep, _)| shared(&sets, rep) == answer)
+                .map(|c| c.1 as u32)
+                .sum();
+            let roll_weight: u32 = (0..56)
+                .filter(|&j| shared(&sets, j) == answer)
+                .map(|j| ROLLS[j].weight as u32)
+                .sum();
+            assert_eq!(class_weight, roll_weight, "roll {:?}", r.faces);
+        }
+    }
+    // Bare kings, White to move: no king captures; the king moves with 1, 2 or 3 king dice
+    // (75, 15 and 1 of 216), the other 125 rolls pass — the ADEP classes of docs/rules.md §6.
+    let kings = Position::from_dfen("4k3/8/8/8/8/8/8/K7 w - - 0 1").expect("valid FEN");
+    expand_all_rolls(&kings, &mut sets);
+    sets.classes(&mut classes);
+    let mut weights: Vec<u16> = classes.iter().map(|c| c.1).collect();
+    weights.sort();
+    assert_eq!(weights, vec![1, 15, 75, 125]);
+}

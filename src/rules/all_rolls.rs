@@ -285,6 +285,26 @@ impl RollSets {
         }
     }
 
+    /// The rolls grouped by answer — all king-capturing rolls form one class, all passes
+    /// another, and rolls that read the same end states another — as (the first roll of the
+    /// class, its weight out of 216), heaviest first (ties by first roll). Classes hold the
+    /// ADEP classes of docs/rules.md §6 and more: a chance node evaluates each once.
+    pub fn classes(&self, out: &mut Vec<(usize, u16)>) {
+        out.clear();
+        let mut slots: Vec<Slot> = Vec::with_capacity(8);
+        for (r, roll) in ROLLS.iter().enumerate() {
+            let slot = self.slots[r];
+            match slots.iter().position(|&s| s == slot) {
+                Some(c) => out[c].1 += roll.weight as u16,
+                None => {
+                    slots.push(slot);
+                    out.push((r, roll.weight as u16));
+                }
+            }
+        }
+        out.sort_by_key(|&(r, w)| (std::cmp::Reverse(w), r));
+    }
+
     /// The outcome of roll `ROLLS[i]`. Panics when `i >= 56`.
     pub fn roll(&self, i: usize) -> RollOutcome<'_> {
         match self.slots[i] {
@@ -363,6 +383,7 @@ fn expand_metered<M: Meter>(pos: &Position, out: &mut RollSets, meter: &mut M) -
     }
     let (king_rolls, reached) = (walk.king_rolls, walk.reached);
 
+    let mut merged_by_parts: Vec<(([u8; 3], usize), Slot)> = Vec::new();
     for r in 0..ROLLS.len() {
         let bit = 1u64 << r;
         if king_rolls & bit != 0 {
@@ -391,16 +412,25 @@ fn expand_metered<M: Meter>(pos: &Position, out: &mut RollSets, meter: &mut M) -
             0 => Slot::Pass,
             1 => Slot::Bucket(parts[0]),
             _ => {
-                let start = out.merged.len();
-                out.seen.clear();
-                for &s in &parts[..n] {
-                    for p in &out.buckets[s as usize] {
-                        if out.seen.insert(p.key()) {
-                            out.merged.push(*p);
+                // Rolls that draw on the same buckets share one merged copy.
+                let key = (parts, n);
+                match merged_by_parts.iter().find(|(k, _)| *k == key) {
+                    Some(&(_, slot)) => slot,
+                    None => {
+                        let start = out.merged.len();
+                        out.seen.clear();
+                        for &s in &parts[..n] {
+                            for p in &out.buckets[s as usize] {
+                                if out.seen.insert(p.key()) {
+                                    out.merged.push(*p);
+                                }
+                            }
                         }
+                        let slot = Slot::Merged(start as u32, out.merged.len() as u32);
+                        merged_by_parts.push((key, slot));
+                        slot
                     }
                 }
-                Slot::Merged(start as u32, out.merged.len() as u32)
             }
         };
     }
