@@ -180,6 +180,13 @@ proptest! {
         // Without pruning every candidate's value must agree, not only the best.
         let values = |r: &SearchResult| r.candidates.iter().map(|c| c.value).collect::<Vec<_>>();
         prop_assert_eq!(values(&adep), values(&reference));
+        // The shared expansion (one walk for all rolls, one leaf batch per node), with and
+        // without pruning and the table: every candidate's value agrees.
+        let shared = search(&p, SearchConfig { chance: ChanceMode::Shared, ..exact(2, k) }, None, 7);
+        prop_assert_eq!(values(&shared), values(&reference));
+        let tt_shared = Arc::new(TranspositionTable::with_megabytes(4));
+        let shared_pruned = search(&p, SearchConfig { chance: ChanceMode::Shared, pruning: true, parallel: true, ..exact(2, k) }, Some(tt_shared), 7);
+        prop_assert_eq!(best_set(&shared_pruned), want.clone());
         let tt = Arc::new(TranspositionTable::with_megabytes(4));
         for _ in 0..2 {
             let with_tt = search(&p, SearchConfig { pruning: true, ..exact(2, k) }, Some(tt.clone()), 7);
@@ -207,7 +214,24 @@ proptest! {
         prop_assert_eq!(best_set(&pruned), want.clone());
         let tt = Arc::new(TranspositionTable::with_megabytes(4));
         let with_tt = search(&p, SearchConfig { pruning: true, chance: ChanceMode::Adep, ..exact(3, 3) }, Some(tt), 5);
-        prop_assert_eq!(best_set(&with_tt), want);
+        prop_assert_eq!(best_set(&with_tt), want.clone());
+        // The shared expansion at both chance levels, exact and pruned with a table. Depth-3
+        // values are sums of fractions over 216 in another order (classes instead of ADEP
+        // classes), so they agree to rounding, not bit for bit.
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
+        let shared = search(&p, SearchConfig { chance: ChanceMode::Shared, ..exact(3, 3) }, None, 5);
+        for (x, y) in shared.candidates.iter().zip(&reference.candidates) {
+            prop_assert_eq!(x.path, y.path);
+            match (x.value, y.value) {
+                (Some(a), Some(b)) => prop_assert!(close(a, b), "{} vs {}", a, b),
+                (a, b) => prop_assert_eq!(a, b),
+            }
+        }
+        let tt = Arc::new(TranspositionTable::with_megabytes(4));
+        let shared_pruned = search(&p, SearchConfig { pruning: true, chance: ChanceMode::Shared, ..exact(3, 3) }, Some(tt), 5);
+        if let (Some(a), Some(b)) = (best_set(&shared_pruned).0, want.0) {
+            prop_assert!(close(a, b), "{} vs {}", a, b);
+        }
     }
 }
 
@@ -227,6 +251,12 @@ fn ties_between_loss_tainted_candidates_survive_pruning_at_depth_3() {
     assert_eq!(best_set(&search(&p, config(true), None, 5)), want);
     let tt = Arc::new(TranspositionTable::with_megabytes(4));
     assert_eq!(best_set(&search(&p, config(true), Some(tt), 5)), want);
+    let shared = SearchConfig {
+        pruning: true,
+        chance: ChanceMode::Shared,
+        ..exact(3, 3)
+    };
+    assert_eq!(best_set(&search(&p, shared, None, 5)), want);
 }
 
 /// Every row scores `value` (from the row's side-to-move view).

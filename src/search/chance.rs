@@ -11,9 +11,13 @@ use std::sync::OnceLock;
 pub enum ChanceMode {
     /// The 56 roll multisets.
     Rolls,
-    /// The ADEP classes of the mover (usually far fewer).
-    #[default]
+    /// The ADEP classes of the mover (usually far fewer), each expanded on its own.
     Adep,
+    /// All rolls from one shared expansion (`rules::expand_all_rolls`), grouped by answer
+    /// (`RollSets::classes`: ADEP classes and more — every king-capturing roll is one class);
+    /// at the last ply every leaf of the node is scored in one evaluator call.
+    #[default]
+    Shared,
 }
 
 /// One outcome of a chance node: the pool and its weight out of 216.
@@ -29,11 +33,14 @@ pub fn rolls_by_weight() -> &'static [Outcome] {
     })
 }
 
-/// The outcomes of `pos`'s side to move rolling, heaviest first, into `out` (cleared).
+/// The outcomes of `pos`'s side to move rolling, heaviest first, into `out` (cleared); the
+/// ADEP classes for `Shared` (which the search expands through `RollSets` instead).
 pub fn outcomes(pos: &Position, mode: ChanceMode, out: &mut Vec<Outcome>) {
     out.clear();
     match mode {
         ChanceMode::Rolls => out.extend_from_slice(rolls_by_weight()),
-        ChanceMode::Adep => out.extend(partitions_for(pos).iter().map(|c| (c.dice, c.weight))),
+        ChanceMode::Adep | ChanceMode::Shared => {
+            out.extend(partitions_for(pos).iter().map(|c| (c.dice, c.weight)))
+        }
     }
 }

@@ -24,7 +24,10 @@ use super::value::{
 use crate::batch::PositionBatch;
 use crate::board::Position;
 use crate::eval::{BatchEvaluator, EvalError, Material};
-use crate::rules::{EndStates, TurnGenerator, TurnPath};
+use crate::rules::{
+    expand_all_rolls_budgeted, Budget, Budgeted, EndStates, RollOutcome, RollSets, TurnGenerator,
+    TurnPath,
+};
 use dicechess_kernels::Color;
 use rand_core::Rng;
 use rayon::prelude::*;
@@ -56,7 +59,7 @@ impl Default for SearchConfig {
         SearchConfig {
             depth: 2,
             candidate_limit: 8,
-            chance: ChanceMode::Adep,
+            chance: ChanceMode::Shared,
             pruning: true,
             rescore_weight: 0.0,
             parallel: true,
@@ -227,7 +230,20 @@ struct Scratch {
     values: Vec<f32>,
     seen: KeySet,
     stats: RootSearchStats,
+    /// The shared expansion of the chance node being searched, and its classes.
+    sets: RollSets,
+    classes: Vec<(usize, u16)>,
+    /// Per class of a leaf-level node: the rows of `batch` holding its leaves, or `None`
+    /// for a king capture.
+    spans: Vec<Option<(usize, usize)>>,
 }
+
+/// Work units (move-generation calls and generated micro-moves) one shared chance-node
+/// expansion may spend. Kiwipete needs about 100 thousand; the walk keeps at most one end
+/// position (96 bytes) and two table slots per unit, so this bounds a worker's expansion
+/// memory to roughly 250 MB even for positions no game reaches (nine queens rolled QQQ
+/// spend millions).
+pub const CHANCE_WORK_UNITS: u64 = 2_000_000;
 
 /// Shared state of one root decision.
 struct Shared {
@@ -675,6 +691,129 @@ impl Expectimax {
             .collect())
     }
 
+    /// Expand every roll of `node` into `s.sets` and group them into `s.classes`; `false`
+    /// (and the whole search marked expired) when the expansion ran past
+    /// [`CHANCE_WORK_UNITS`]: a node that large would not finish in time anyway.
+    fn expand_node(&self, s: &mut Scratch, shared: &Shared, node: &Position) -> bool {
+        let mut budget = Budget::new(CHANCE_WORK_UNITS);
+        match expand_all_rolls_budgeted(node, &mut budget, &mut s.sets) {
+            Budgeted::Complete((), _) => {
+                s.sets.classes(&mut s.classes);
+                s.stats.rolls_expanded += s.classes.len() as u64;
+                true
+            }
+            Budgeted::Incomplete(_) => {
+                shared.expired.store(true, Ordering::Relaxed);
+                false
+            }
+        }
+    }
+
+    /// The replies of every class of the last shared expansion, for nodes that recurse
+    /// (the per-class loop below needs them while deeper nodes reuse `s.sets`).
+    fn class_replies(s: &Scratch, node: &Position) -> (Vec<Outcome>, Vec<Option<Replies>>) {
+        let mut outs = Vec::with_capacity(s.classes.len());
+        let mut replies = Vec::with_capacity(s.classes.len());
+        for &(rep, weight) in &s.classes {
+            outs.push((crate::rules::ROLLS[rep].dice(), weight));
+            replies.push(Some(match s.sets.roll(rep) {
+                RollOutcome::KingCapture => Replies {
+                    king: true,
+                    pass: None,
+                    states: Vec::new(),
+                },
+                RollOutcome::Pass => Replies {
+                    king: false,
+                    pass: Some(node.end_turn()),
+                    states: Vec::new(),
+                },
+                RollOutcome::Moves(ps) => Replies {
+                    king: false,
+                    pass: None,
+                    states: ps.to_vec(),
+                },
+            }));
+        }
+        (outs, replies)
+    }
+
+    /// A chance node whose replies are leaves (depth 2's opponent node, depth 3's own node),
+    /// from one shared expansion: every leaf of every class in one evaluator call, then per
+    /// class the minimum (`minimize`, the opponent rolls) or maximum, weighted. Returns the
+    /// sum over 216 and whether some roll captures the king; `None` when the expansion ran
+    /// out of work budget.
+    fn leaf_chance(
+        &self,
+        s: &mut Scratch,
+        shared: &Shared,
+        node: &Position,
+        minimize: bool,
+    ) -> Result<Option<(f64, bool)>, SearchError> {
+        if !self.expand_node(s, shared, node) {
+            return Ok(None);
+        }
+        s.batch.clear();
+        s.spans.clear();
+        let pass = node.end_turn();
+        for &(rep, _) in &s.classes {
+            let start = s.batch.len();
+            match s.sets.roll(rep) {
+                RollOutcome::KingCapture => {
+                    s.spans.push(None);
+                    continue;
+                }
+                RollOutcome::Pass => {
+                    s.batch.push(&pass);
+                }
+                RollOutcome::Moves(ps) => {
+                    for p in ps {
+                        s.batch.push(p);
+                    }
+                }
+            }
+            s.spans.push(Some((start, s.batch.len())));
+        }
+        let rows = s.batch.len();
+        s.values.clear();
+        s.values.resize(rows, 0.0);
+        if rows > 0 {
+            self.leaf.evaluate(&s.batch, &mut s.values)?;
+            s.stats.eval_batches += 1;
+            s.stats.unique_leaves += rows as u64;
+            s.stats.leaves += rows as u64;
+        }
+        // Every leaf of one node has the same side to move: the node's mover's opponent.
+        let sign = if node.side_to_move().opponent() == shared.us {
+            1.0
+        } else {
+            -1.0
+        };
+        let mut acc = 0f64;
+        let mut king = false;
+        for (&(_, weight), span) in s.classes.iter().zip(&s.spans) {
+            let v = match *span {
+                None => {
+                    king = true;
+                    if minimize {
+                        LOSS_VALUE
+                    } else {
+                        WIN_VALUE
+                    }
+                }
+                Some((a, b)) => {
+                    let vals = s.values[a..b].iter().map(|&v| sign * v as f64);
+                    if minimize {
+                        vals.fold(f64::INFINITY, f64::min)
+                    } else {
+                        vals.fold(f64::NEG_INFINITY, f64::max)
+                    }
+                }
+            };
+            acc += weight as f64 * v;
+        }
+        Ok(Some((acc, king)))
+    }
+
     /// A chance node where the opponent rolls (MIN role). `plies` = 1: the replies are
     /// leaves; 2: each reply leads to our chance node. Cuts when the value is proven below
     /// `alpha` (root domain).
@@ -714,15 +853,39 @@ impl Expectimax {
                 }
             }
         }
-        let mut outs: Vec<Outcome> = Vec::new();
-        outcomes(a, self.config.chance, &mut outs);
+        let shared_rolls = self.config.chance == ChanceMode::Shared;
+        if shared_rolls && plies == 1 {
+            // Leaves: the exact value from one batch (the expansion, shared by all rolls, is
+            // what pruning used to save; the evaluator call is one either way).
+            let Some((sum, king)) = self.leaf_chance(s, shared, a, true)? else {
+                result.kind = NodeKind::Aborted;
+                return Ok(result);
+            };
+            result.value = sum / 216.0;
+            result.loss_tainted = king;
+            result.rolls_total = s.classes.len();
+            result.rolls_processed = s.classes.len();
+            self.store(key, plies, &result);
+            return Ok(result);
+        }
+        let (outs, mut cached) = if shared_rolls {
+            if !self.expand_node(s, shared, a) {
+                result.kind = NodeKind::Aborted;
+                return Ok(result);
+            }
+            Self::class_replies(s, a)
+        } else {
+            let mut outs: Vec<Outcome> = Vec::new();
+            outcomes(a, self.config.chance, &mut outs);
+            let none = vec![None; outs.len()];
+            (outs, none)
+        };
         result.rolls_total = outs.len();
         let n = outs.len();
         let alpha_sum = alpha * 216.0;
         let probing = self.config.pruning && alpha.is_finite();
 
         // Star2: one probe reply per roll gives an upper bound on that roll's minimum.
-        let mut cached: Vec<Option<Replies>> = vec![None; n];
         let mut ceil = vec![0f64; n + 1];
         if probing {
             let mut probe_values = vec![0f64; n];
@@ -732,7 +895,10 @@ impl Expectimax {
                     result.kind = NodeKind::Aborted;
                     return Ok(result);
                 }
-                let r = self.replies(s, &a.with_dice(dice));
+                let r = match cached[k].take() {
+                    Some(r) => r,
+                    None => self.replies(s, &a.with_dice(dice)),
+                };
                 if r.king {
                     probe_values[k] = LOSS_VALUE;
                 } else {
@@ -875,8 +1041,15 @@ impl Expectimax {
             }
         }
         let mut outs: Vec<Outcome> = Vec::new();
-        outcomes(b, self.config.chance, &mut outs);
         let mut acc = 0f64;
+        if self.config.chance == ChanceMode::Shared {
+            match self.leaf_chance(s, shared, b, false)? {
+                Some((sum, _)) => acc = sum,
+                None => return Ok(None),
+            }
+        } else {
+            outcomes(b, self.config.chance, &mut outs);
+        }
         for &(dice, weight) in &outs {
             if shared.expired() {
                 return Ok(None);
