@@ -13,9 +13,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use dicechess::board::Position;
-use dicechess::rules::{
-    expand_all_rolls, EndStates, RollOutcome, RollSets, TurnGenerator, ROLLS,
-};
+use dicechess::rules::{expand_all_rolls, EndStates, RollOutcome, RollSets, TurnGenerator, ROLLS};
 
 /// (name, FEN, the peer's µs for all rolls).
 const POSITIONS: [(&str, &str, f64); 5] = [
@@ -29,7 +27,11 @@ const POSITIONS: [(&str, &str, f64); 5] = [
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         25195.0,
     ),
-    ("endgame", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 326.0),
+    (
+        "endgame",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        326.0,
+    ),
     (
         "castling",
         "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
@@ -77,7 +79,11 @@ fn check(name: &str, pos: &Position, gen: &mut TurnGenerator, sets: &mut RollSet
             }
             _ => false,
         };
-        assert!(ok, "{name}: roll {:?} differs between the two forms", r.faces);
+        assert!(
+            ok,
+            "{name}: roll {:?} differs between the two forms",
+            r.faces
+        );
     }
 }
 

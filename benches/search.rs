@@ -1,5 +1,6 @@
 //! Depth-2 expectimax at candidate limit 24 with the material evaluator on five middlegame
-//! positions, on 1 and 2 threads. Before timing, each search's value is asserted equal to
+//! positions, on 1 and 2 threads, with chance nodes expanded roll by roll (ADEP classes,
+//! `per-roll`) and in one shared walk (`shared`, the default). Before timing, each search's value is asserted equal to
 //! an exact (unpruned, sequential, per-roll) search. Prints per position: time per
 //! candidate, leaves/s, leaf dedup ratio and table hit rate.
 
@@ -36,11 +37,11 @@ const POSITIONS: [(&str, &str); 5] = [
     ),
 ];
 
-fn config(parallel: bool) -> SearchConfig {
+fn config(parallel: bool, chance: ChanceMode) -> SearchConfig {
     SearchConfig {
         depth: 2,
         candidate_limit: 24,
-        chance: ChanceMode::Adep,
+        chance,
         pruning: true,
         parallel,
         ..SearchConfig::default()
@@ -63,37 +64,46 @@ fn bench(c: &mut Criterion) {
                 pruning: false,
                 parallel: false,
                 chance: ChanceMode::Rolls,
-                ..config(false)
+                ..config(false, ChanceMode::Rolls)
             },
             leaf.clone(),
         )
         .expect("config")
         .search(&pos, None, &mut Xoshiro256PlusPlus::seed_from_u64(0))
         .expect("search");
-        let mut group = c.benchmark_group(format!("search_d2_k24/{name}"));
-        for (threads, pool) in [1, 2].iter().zip(&pools) {
-            let search = Expectimax::new(config(*threads > 1), leaf.clone()).expect("config");
-            let r = pool
-                .install(|| search.search(&pos, None, &mut Xoshiro256PlusPlus::seed_from_u64(0)))
-                .expect("search");
-            assert_eq!(
-                r.score, exact.score,
-                "{name}: pruned search must equal the exact one"
-            );
-            // One timed run with a fresh table for the report line.
-            let tt = Arc::new(TranspositionTable::with_megabytes(64));
-            let with_tt = Expectimax::new(config(*threads > 1), leaf.clone())
-                .expect("config")
-                .with_table(tt.clone());
-            let t = Instant::now();
-            let r = pool
-                .install(|| with_tt.search(&pos, None, &mut Xoshiro256PlusPlus::seed_from_u64(0)))
-                .expect("search");
-            let secs = t.elapsed().as_secs_f64();
-            assert_eq!(r.score, exact.score);
-            let s = r.stats;
-            eprintln!(
-                "{name:9} {threads}T: {:7.1} ms/decision, {:6.2} ms/candidate, {:5.1} M leaves/s, dedup {:.3}, table hit rate {:.3} (2nd search {:.3}), selected {}, completed {}, cut {}",
+        for (mode, chance) in [
+            ("per-roll", ChanceMode::Adep),
+            ("shared", ChanceMode::Shared),
+        ] {
+            let mut group = c.benchmark_group(format!("search_d2_k24/{name}/{mode}"));
+            for (threads, pool) in [1, 2].iter().zip(&pools) {
+                let search =
+                    Expectimax::new(config(*threads > 1, chance), leaf.clone()).expect("config");
+                let r = pool
+                    .install(|| {
+                        search.search(&pos, None, &mut Xoshiro256PlusPlus::seed_from_u64(0))
+                    })
+                    .expect("search");
+                assert_eq!(
+                    r.score, exact.score,
+                    "{name}: pruned search must equal the exact one"
+                );
+                // One timed run with a fresh table for the report line.
+                let tt = Arc::new(TranspositionTable::with_megabytes(64));
+                let with_tt = Expectimax::new(config(*threads > 1, chance), leaf.clone())
+                    .expect("config")
+                    .with_table(tt.clone());
+                let t = Instant::now();
+                let r = pool
+                    .install(|| {
+                        with_tt.search(&pos, None, &mut Xoshiro256PlusPlus::seed_from_u64(0))
+                    })
+                    .expect("search");
+                let secs = t.elapsed().as_secs_f64();
+                assert_eq!(r.score, exact.score);
+                let s = r.stats;
+                eprintln!(
+                "{name:9} {mode:8} {threads}T: {:7.1} ms/decision, {:6.2} ms/candidate, {:5.1} M leaves/s, dedup {:.3}, table hit rate {:.3} (2nd search {:.3}), selected {}, completed {}, cut {}",
                 secs * 1e3,
                 secs * 1e3 / s.candidates_selected.max(1) as f64,
                 s.leaves as f64 / secs / 1e6,
@@ -109,19 +119,20 @@ fn bench(c: &mut Criterion) {
                 s.candidates_completed,
                 s.cutoffs,
             );
-            group.bench_function(BenchmarkId::new("threads", threads), |b| {
-                b.iter(|| {
-                    pool.install(|| {
-                        search.search(
-                            black_box(&pos),
-                            None,
-                            &mut Xoshiro256PlusPlus::seed_from_u64(0),
-                        )
+                group.bench_function(BenchmarkId::new("threads", threads), |b| {
+                    b.iter(|| {
+                        pool.install(|| {
+                            search.search(
+                                black_box(&pos),
+                                None,
+                                &mut Xoshiro256PlusPlus::seed_from_u64(0),
+                            )
+                        })
                     })
-                })
-            });
+                });
+            }
+            group.finish();
         }
-        group.finish();
     }
 }
 

@@ -232,7 +232,10 @@ fn classes_partition_the_216_rolls_by_answer() {
         expand_all_rolls(&pos, &mut sets);
         sets.classes(&mut classes);
         assert_eq!(classes.iter().map(|c| c.1 as u32).sum::<u32>(), 216);
-        assert!(classes.windows(2).all(|w| w[0].1 >= w[1].1), "heaviest first");
+        assert!(
+            classes.windows(2).all(|w| w[0].1 >= w[1].1),
+            "heaviest first"
+        );
         for (i, r) in ROLLS.iter().enumerate() {
             // The classes with this roll's answer weigh as much as the rolls with it.
             let answer = shared(&sets, i);

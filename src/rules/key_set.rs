@@ -33,6 +33,15 @@ impl Default for KeyTable {
 }
 
 impl KeyTable {
+    /// An empty table with `slots` slots (a power of two; it grows as needed).
+    pub(crate) fn with_capacity(slots: usize) -> KeyTable {
+        KeyTable {
+            slots: vec![Slot::default(); slots.next_power_of_two().max(2)],
+            len: 0,
+            generation: 1,
+        }
+    }
+
     /// Insert `key`; `true` when it was not there yet. Inlined: the call itself cost a
     /// quarter of an insert (callgrind, castling position).
     #[inline(always)]
@@ -107,7 +116,11 @@ mod tests {
                     2 => i / 3,
                     _ => x,
                 };
-                assert_eq!(t.insert(key), reference.insert(key), "round {round} key {key}");
+                assert_eq!(
+                    t.insert(key),
+                    reference.insert(key),
+                    "round {round} key {key}"
+                );
             }
             t.clear();
             reference.clear();
