@@ -272,6 +272,7 @@ fn expectimax_bot_reports_search_stats() {
         .expect("config");
     let bot = ExpectimaxBot {
         search: s,
+        deeper: None,
         info: registry()[7].clone(),
     };
     let p = pos("7k/8/8/b7/8/8/5P2/4K3 w - - 0 1 NBK");
@@ -287,4 +288,42 @@ fn expectimax_bot_reports_search_stats() {
         .expect("runs");
     let stats = c.stats.expect("stats");
     assert_eq!((stats.legal_turns, stats.candidates_selected), (4, 4));
+}
+
+#[test]
+fn expectimax_deepens_to_depth_3_when_the_clock_allows() {
+    // Sparse position: depth 3 finishes in well under a second even on a loaded machine.
+    let p = pos("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1 PRK");
+    let bot = bot_by_id("expectimax", &BotOptions::default()).expect("registered");
+    let exact = |depth| {
+        Expectimax::new(
+            SearchConfig {
+                depth,
+                ..SearchConfig::default()
+            },
+            Arc::new(dicechess::eval::Material),
+        )
+        .expect("config")
+        .search(&p, None, &mut Xoshiro256PlusPlus::seed_from_u64(3))
+        .expect("search")
+        .score
+    };
+    let (d2, d3) = (exact(2), exact(3));
+    assert_ne!(d2, d3, "the test needs a position where depth matters");
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    let mut choose = |deadline| {
+        bot.choose(
+            &p,
+            &mut Turn {
+                rng: &mut rng,
+                deadline,
+            },
+        )
+        .expect("runs")
+        .score
+    };
+    // Untimed: depth 2 only (reproducible); with a minute on the clock: the depth-3 answer.
+    assert_eq!(choose(None), d2);
+    let minute = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    assert_eq!(choose(Some(minute)), d3);
 }

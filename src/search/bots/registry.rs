@@ -77,22 +77,35 @@ fn expectimax(
     let config = SearchConfig {
         depth,
         candidate_limit: opts.candidate_limit.unwrap_or(8),
-        chance: ChanceMode::Adep,
+        chance: ChanceMode::Shared,
         ..SearchConfig::default()
     };
     let mut search = Expectimax::new(config, leaf.clone())?;
+    // Depth-2 bots deepen to 3 when a clock leaves time (see `ExpectimaxBot::choose`); the
+    // two searchers share one table (entries carry their depth).
+    let mut deeper = (depth == 2)
+        .then(|| Expectimax::new(SearchConfig { depth: 3, ..config }, leaf.clone()))
+        .transpose()?;
     let mb = opts.table_mb.unwrap_or(64);
     if mb > 0 {
-        search = search.with_table(Arc::new(TranspositionTable::with_megabytes(mb)));
+        let tt = Arc::new(TranspositionTable::with_megabytes(mb));
+        search = search.with_table(tt.clone());
+        deeper = deeper.map(|d| d.with_table(tt));
     }
     Ok(Box::new(ExpectimaxBot {
         search,
+        deeper,
         info: BotInfo {
             id: id.into(),
             name: name.into(),
             difficulty,
             description: format!(
-                "expectimax depth {depth} over {} leaves, batched, pruned",
+                "expectimax depth {depth}{} over {} leaves, batched, pruned",
+                if depth == 2 {
+                    " (3 when the clock allows)"
+                } else {
+                    ""
+                },
                 leaf.id()
             ),
         },

@@ -9,26 +9,59 @@ use crate::search::{Expectimax, SearchError, TERMINAL_WIN_SCORE};
 use dicechess_kernels::Color;
 use rand_core::Rng;
 
-/// Expectimax at depth 2 or 3 behind the [`Bot`] trait.
+/// Expectimax at depth 2 or 3 behind the [`Bot`] trait, deepening under a clock.
 pub struct ExpectimaxBot {
     /// The searcher.
     pub search: Expectimax,
+    /// A depth-3 searcher tried after `search` when the turn has a deadline and time is left
+    /// (see [`ExpectimaxBot::choose`]); `None`: `search` alone.
+    pub deeper: Option<Expectimax>,
     /// Its registry entry.
     pub info: BotInfo,
 }
+
+/// How many times the finished shallow search's time must still be left on the clock for
+/// the deeper one to start. Depth 3 costs one depth-2 search per reply of every candidate
+/// (tens to hundreds of times more); under this ratio it would almost never finish, and the
+/// time spent on a search that is then discarded is lost from the clock.
+pub const DEEPEN_TIME_RATIO: u32 = 20;
 
 impl Bot for ExpectimaxBot {
     fn info(&self) -> BotInfo {
         self.info.clone()
     }
 
+    /// Search with `search`; then, when the turn has a deadline, a deeper searcher is set and
+    /// at least [`DEEPEN_TIME_RATIO`] times the first search's time is left, search again at
+    /// depth 3 under the same deadline and play its answer if every candidate it selected
+    /// was resolved (none abandoned at the deadline) — the deepest completed answer.
+    /// Without a deadline only `search` runs, so untimed play stays reproducible.
     fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
+        let started = std::time::Instant::now();
         let r = self.search.search(pos, turn.deadline, turn.rng)?;
-        Ok(Choice {
+        let mut choice = Choice {
             path: r.path,
             score: r.score,
             stats: Some(r.stats),
-        })
+        };
+        let (Some(deeper), Some(deadline)) = (&self.deeper, turn.deadline) else {
+            return Ok(choice);
+        };
+        let shallow = started.elapsed();
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let decided = r.stats.candidates_selected > 0 && r.stats.candidates_abandoned == 0;
+        if !decided || left < shallow * DEEPEN_TIME_RATIO {
+            return Ok(choice);
+        }
+        let d = deeper.search(pos, Some(deadline), turn.rng)?;
+        if d.stats.candidates_abandoned == 0 && !d.stats.fell_back_to_pre_rank {
+            choice = Choice {
+                path: d.path,
+                score: d.score,
+                stats: Some(d.stats),
+            };
+        }
+        Ok(choice)
     }
 
     fn policy(&self) -> DrawDoublePolicy {
