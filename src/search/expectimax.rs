@@ -24,7 +24,7 @@ use super::value::{
 use crate::batch::PositionBatch;
 use crate::board::Position;
 use crate::eval::{BatchEvaluator, EvalError, Material};
-use crate::rules::{EndStates, TurnGenerator, TurnPath};
+use crate::rules::{Budget, EndStates, TurnGenerator, TurnPath};
 use dicechess_kernels::Color;
 use rand_core::Rng;
 use rayon::prelude::*;
@@ -202,6 +202,12 @@ impl Hasher for KeyHasher {
 }
 
 type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
+
+/// Work units (move-generation calls and examined micro-moves) one reply enumeration may
+/// spend. The walk keeps one 104-byte entry per completion until it ends, so this bounds a
+/// worker's reply memory to about 52 MB; ordinary replies cost a few thousand units (the
+/// start position's richest roll about 2,000), while 9 queens rolled QQQ cost millions.
+pub const REPLY_WORK_UNITS: u64 = 500_000;
 
 /// A candidate's final value and node result; `None` if it never started.
 type CandidateOutcome = Option<(f64, NodeResult)>;
@@ -621,10 +627,18 @@ impl Expectimax {
         }
     }
 
-    /// Distinct replies of a rolled position (turn ended), and terminal flags.
-    fn replies(&self, s: &mut Scratch, rolled: &Position) -> Replies {
+    /// Distinct replies of a rolled position (turn ended), and terminal flags. `None` when
+    /// the enumeration ran past [`REPLY_WORK_UNITS`]: the whole search is then marked
+    /// expired (a position that large would not finish in time anyway, and its after-states
+    /// are what would exhaust memory), so every candidate in progress is abandoned.
+    fn replies(&self, s: &mut Scratch, shared: &Shared, rolled: &Position) -> Option<Replies> {
         let mut states = Vec::new();
-        match s.gen.end_states_into(rolled, &mut states) {
+        let mut budget = Budget::new(REPLY_WORK_UNITS);
+        let Some(ends) = s.gen.end_states_budgeted(rolled, &mut budget, &mut states) else {
+            shared.expired.store(true, Ordering::Relaxed);
+            return None;
+        };
+        Some(match ends {
             EndStates::Pass => Replies {
                 king: false,
                 pass: Some(rolled.end_turn()),
@@ -643,7 +657,7 @@ impl Expectimax {
                     states,
                 }
             }
-        }
+        })
     }
 
     /// Evaluate `states` in one batch; values in the root mover's view.
@@ -732,7 +746,10 @@ impl Expectimax {
                     result.kind = NodeKind::Aborted;
                     return Ok(result);
                 }
-                let r = self.replies(s, &a.with_dice(dice));
+                let Some(r) = self.replies(s, shared, &a.with_dice(dice)) else {
+                    result.kind = NodeKind::Aborted;
+                    return Ok(result);
+                };
                 if r.king {
                     probe_values[k] = LOSS_VALUE;
                 } else {
@@ -795,7 +812,13 @@ impl Expectimax {
             s.stats.rolls_expanded += 1;
             let r = match cached[k].take() {
                 Some(r) => r,
-                None => self.replies(s, &a.with_dice(dice)),
+                None => match self.replies(s, shared, &a.with_dice(dice)) {
+                    Some(r) => r,
+                    None => {
+                        result.kind = NodeKind::Aborted;
+                        return Ok(result);
+                    }
+                },
             };
             let wf = weight as f64;
             let v = if r.king {
@@ -882,7 +905,9 @@ impl Expectimax {
                 return Ok(None);
             }
             s.stats.rolls_expanded += 1;
-            let r = self.replies(s, &b.with_dice(dice));
+            let Some(r) = self.replies(s, shared, &b.with_dice(dice)) else {
+                return Ok(None);
+            };
             let v = if r.king {
                 WIN_VALUE
             } else if let Some(pass) = r.pass {
