@@ -56,10 +56,9 @@ pub struct Args {
     /// At most this many searches at once; the rest wait (default: number of cores).
     #[arg(long)]
     max_concurrent: Option<usize>,
-    /// At most this many deliveries waiting for a search slot; more get 503
-    /// (default: four per search slot).
-    #[arg(long)]
-    max_queue: Option<usize>,
+    /// At most this many deliveries waiting for a search slot; more get 503.
+    #[arg(long, default_value_t = dicechess::serve::limits::DEFAULT_MAX_QUEUE)]
+    max_queue: usize,
     /// At most this many connections served at once; more wait in the accept backlog.
     #[arg(long, default_value_t = dicechess::serve::limits::DEFAULT_MAX_CONNECTIONS)]
     max_connections: usize,
@@ -104,11 +103,8 @@ pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
     config.overhead_ms = args.overhead_ms;
     if let Some(n) = args.max_concurrent {
         config.max_concurrent = n;
-        config.max_queue = 4 * n;
     }
-    if let Some(n) = args.max_queue {
-        config.max_queue = n;
-    }
+    config.max_queue = args.max_queue;
     config.max_connections = args.max_connections;
     config.drain_ms = args.drain_ms;
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -19,7 +19,7 @@ use std::time::Duration;
 /// comma), so an inline tree is at most 33,002 bytes however little its paths share
 /// (`tests/serve.rs` checks the bound on real positions). The rest of a `yourTurn`
 /// envelope (players, seeds, commit) is under 2 KB. 128 KiB leaves room for that worst
-/// case nearly four times over, and would even hold Kiwipete's complete BNQ tree (82.6 KB,
+/// case nearly four times over, and would even hold Kiwipete's complete BNQ tree (82,628 bytes,
 /// which the server never inlines).
 pub const MAX_BODY_BYTES: usize = 128 * 1024;
 
@@ -33,6 +33,11 @@ pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A client must send its whole body within this time after its headers.
 pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Deliveries waiting for a search slot by default (more: 503 `capacity_exceeded`). Each
+/// holds at most one body and its parsed state, so 128 bound that to about 32 MiB; the
+/// wait itself never outlasts the delivery's deadline.
+pub const DEFAULT_MAX_QUEUE: usize = 128;
 
 /// Connections served at once by default; later ones wait in the kernel's accept queue.
 /// Each costs at most [`MAX_BODY_BYTES`] of buffered body, so 256 bound that to 32 MiB.
