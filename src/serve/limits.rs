@@ -27,6 +27,9 @@ pub const MAX_BODY_BYTES: usize = 128 * 1024;
 /// the root's braces.
 pub const MAX_INLINE_TREE_BYTES: usize = 1000 * 3 * 11 + 2;
 
+// The longest inline tree and 2 KB of envelope fit the limit.
+const _: () = assert!(MAX_INLINE_TREE_BYTES + 2048 < MAX_BODY_BYTES);
+
 /// A client must send its whole header within this time, or the connection is closed
 /// (a client sending half its headers used to hold its connection forever).
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);

@@ -383,3 +383,17 @@ async fn handle(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_never_prints_the_secrets() {
+        let mut c = ServeConfig::new("greedy", b"active-s3cret");
+        c.next_secret = Some(b"pending-s3cret".to_vec());
+        let shown = format!("{c:?}");
+        assert!(!shown.contains("s3cret"), "{shown}");
+        assert!(shown.contains("<redacted>"));
+    }
+}
