@@ -1,5 +1,6 @@
 //! Arbitrary request bodies and headers against the webhook handler (the real router,
-//! called in-process): it never crashes and only answers with a documented status. Inputs
+//! called in-process): it never crashes, only answers with a documented status
+//! (docs/webhook.md) and never lets an answer be cached. Inputs
 //! are sent unsigned, correctly signed (so the body reaches the JSON and game logic), or
 //! with arbitrary header bytes.
 #![no_main]
@@ -77,7 +78,15 @@ fuzz_target!(|data: &[u8]| {
         .expect("the router is infallible");
     let status = response.status().as_u16();
     assert!(
-        matches!(status, 200 | 400 | 401 | 413 | 500),
+        matches!(status, 200 | 400 | 401 | 409 | 413 | 500 | 503 | 504),
         "undocumented status {status}"
+    );
+    // Every answer is JSON and never cached.
+    assert_eq!(
+        response
+            .headers()
+            .get("cache-control")
+            .and_then(|v| v.to_str().ok()),
+        Some("no-store")
     );
 });

@@ -2,6 +2,7 @@
 
 use super::{rolled_position, CliError};
 use dicechess::search::bots::{bot_by_id, BotOptions, Turn};
+use dicechess::search::bounded::{choose_bounded, root_budget, Bounded};
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde_json::json;
@@ -37,7 +38,10 @@ pub struct Args {
     seed: u64,
 }
 
-/// Print `{"moves": [...], "score": …, "stats": …}`; `moves` is empty for a forced pass.
+/// Print `{"moves": [...], "score": …, "stats": …, "rootBudget": …}`; `moves` is empty for
+/// a forced pass. The root enumeration is charged to a work budget derived from
+/// `--time-ms` (capped whatever the time: `search::bounded`); a root over it is answered by
+/// the fast fallback (`"rootBudget": {"fallback": true, ...}`) instead of the bot.
 pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     let pos = rolled_position(&args.dfen)?;
     let opts = BotOptions {
@@ -55,17 +59,25 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     let start = Instant::now();
     let deadline = args.time_ms.map(|ms| start + Duration::from_millis(ms));
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed);
-    let choice = pool
+    let mut budget = root_budget(args.time_ms.map(Duration::from_millis));
+    let bounded = pool
         .install(|| {
-            bot.choose(
+            choose_bounded(
+                bot.as_ref(),
                 &pos,
                 &mut Turn {
                     rng: &mut rng,
                     deadline,
                 },
+                &mut budget,
             )
         })
         .map_err(|e| CliError::Other(e.into()))?;
+    let root = json!({
+        "limit": budget.limit(),
+        "fallback": matches!(bounded, Bounded::Fallback { .. }),
+    });
+    let choice = bounded.choice().clone();
     let moves: Vec<String> = choice
         .path
         .map(|p| p.moves().iter().map(|m| m.uci()).collect())
@@ -76,6 +88,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         "score": choice.score,
         "elapsed_ms": start.elapsed().as_secs_f64() * 1e3,
         "stats": choice.stats,
+        "rootBudget": root,
     });
     writeln!(out, "{report}")?;
     Ok(())

@@ -12,9 +12,11 @@ use std::path::PathBuf;
 Plain HTTP/1.1 only: TLS is terminated by the host (reverse proxy or load balancer) in \
 front of this server.
 
-POST /api/webhook   one signed delivery per decision (verification, yourTurn, drawDecision, \
-doubleOpportunity, doubleDecision); headers X-DiceChess-Timestamp (Unix seconds) and \
-X-DiceChess-Signature (hex HMAC-SHA256 over timestamp + \".\" + raw body).
+POST /api/webhook   one delivery per decision in the play server's wire format \
+(docs/webhook.md): verification (version-less: echo; version 2: proof under the pending \
+secret), yourTurn, drawDecision, and the doubleOpportunity/doubleDecision extension; \
+headers X-DiceChess-Timestamp (Unix seconds) and X-DiceChess-Signature (hex HMAC-SHA256 \
+over timestamp + \".\" + raw body). Errors are {\"error\": code} with Cache-Control: no-store.
 GET  /health        {\"status\":\"ok\",\"bot\":ID}
 
 Secrets: --secret / DICECHESS_WEBHOOK_SECRET (active), --next-secret / \
@@ -54,6 +56,12 @@ pub struct Args {
     /// At most this many searches at once; the rest wait (default: number of cores).
     #[arg(long)]
     max_concurrent: Option<usize>,
+    /// At most this many deliveries waiting for a search slot; more get 503.
+    #[arg(long, default_value_t = dicechess::serve::limits::DEFAULT_MAX_QUEUE)]
+    max_queue: usize,
+    /// At most this many connections served at once; more wait in the accept backlog.
+    #[arg(long, default_value_t = dicechess::serve::limits::DEFAULT_MAX_CONNECTIONS)]
+    max_connections: usize,
     /// On shutdown, wait this long for in-flight searches, ms.
     #[arg(long, default_value_t = 10_000)]
     drain_ms: u64,
@@ -96,6 +104,8 @@ pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
     if let Some(n) = args.max_concurrent {
         config.max_concurrent = n;
     }
+    config.max_queue = args.max_queue;
+    config.max_connections = args.max_connections;
     config.drain_ms = args.drain_ms;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -1,6 +1,6 @@
 //! The turn tree: legal paths as a prefix tree keyed by micro-move.
 
-use super::{legal_paths, MicroMove};
+use super::{legal_paths, Budget, Budgeted, MicroMove, TurnGenerator, TurnPath};
 use crate::board::Position;
 
 /// A prefix tree of the legal turn paths: each node's children are the micro-moves that keep
@@ -15,8 +15,23 @@ pub struct TurnTree {
 impl TurnTree {
     /// The tree of `pos`'s legal paths; empty for a pass.
     pub fn new(pos: &Position) -> TurnTree {
+        TurnTree::from_paths(&legal_paths(pos))
+    }
+
+    /// [`TurnTree::new`] with the enumeration charged to `budget` (one unit per
+    /// move-generation call and per examined micro-move); nothing is built when it runs out.
+    pub fn budgeted(pos: &Position, budget: &mut Budget) -> Budgeted<TurnTree> {
+        let mut paths = Vec::new();
+        match TurnGenerator::new().legal_paths_budgeted(pos, budget, &mut paths) {
+            Budgeted::Complete((), used) => Budgeted::Complete(TurnTree::from_paths(&paths), used),
+            Budgeted::Incomplete(used) => Budgeted::Incomplete(used),
+        }
+    }
+
+    /// The tree of `paths` (in their order).
+    fn from_paths(paths: &[TurnPath]) -> TurnTree {
         let mut root = TurnTree::default();
-        for path in legal_paths(pos) {
+        for path in paths {
             let mut node = &mut root;
             for m in path.moves() {
                 let i = match node.children.iter().position(|(c, _)| *c == m) {

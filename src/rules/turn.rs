@@ -232,6 +232,29 @@ impl TurnGenerator {
         }
     }
 
+    /// [`TurnGenerator::legal_paths_budgeted`], except that on exhaustion `out` receives the
+    /// paths found so far that are legal whatever the rest of the walk holds: king captures
+    /// (always legal, rules.md §5) and paths spending every die of the pool (no path can
+    /// spend more, so they are of maximal cost). This is what a caller out of budget can
+    /// still play; the subset is empty only when the budget ran out before the first such
+    /// path.
+    pub fn legal_paths_or_sure_subset(
+        &mut self,
+        pos: &Position,
+        budget: &mut Budget,
+        out: &mut Vec<TurnPath>,
+    ) -> Budgeted<()> {
+        let start = budget.used();
+        if self.run(pos, budget, false, false) {
+            self.emit(out);
+            return Budgeted::Complete((), budget.used() - start);
+        }
+        let full = pos.dice().len() as u8;
+        out.extend_from_slice(&self.kings);
+        out.extend(self.others.iter().filter(|p| p.cost() == full));
+        Budgeted::Incomplete(budget.used() - start)
+    }
+
     /// The first king-capturing legal path in rule order (depth-first generation order),
     /// stopping as soon as it is found; `None` when no path captures a king.
     pub fn first_king_capture(&mut self, pos: &Position) -> Option<TurnPath> {
@@ -407,23 +430,54 @@ impl TurnGenerator {
     /// distinct by Zobrist key, so two that differ only in their clocks count once. This is
     /// what a search's chance node needs, at a fraction of the cost of all paths.
     pub fn end_states_into(&mut self, pos: &Position, out: &mut Vec<Position>) -> EndStates {
+        match self.end_states_metered(pos, &mut Unmetered, out) {
+            Some(e) => e,
+            // An unmetered walk never runs out.
+            None => EndStates::Pass,
+        }
+    }
+
+    /// [`TurnGenerator::end_states_into`] under a work budget (one unit per
+    /// move-generation call and per examined micro-move). `None` when the budget ran out:
+    /// nothing is appended. The walk keeps every completion until the end, so the units
+    /// bound its memory too (one 104-byte entry per unit at most).
+    pub fn end_states_budgeted(
+        &mut self,
+        pos: &Position,
+        budget: &mut Budget,
+        out: &mut Vec<Position>,
+    ) -> Option<EndStates> {
+        self.end_states_metered(pos, budget, out)
+    }
+
+    fn end_states_metered<M: Meter>(
+        &mut self,
+        pos: &Position,
+        meter: &mut M,
+        out: &mut Vec<Position>,
+    ) -> Option<EndStates> {
         self.seen.clear();
         self.found.clear();
         let mut best = 0u8;
-        let king = ends_dfs(
+        let walk = ends_dfs(
             pos,
             0,
             &mut self.lists,
             &mut self.seen,
             &mut self.found,
             &mut best,
-        )
-        .is_break();
-        if king {
-            return EndStates::KingCapture;
+            meter,
+        );
+        match walk {
+            ControlFlow::Break(Stop::Exhausted) => {
+                self.found.clear();
+                return None;
+            }
+            ControlFlow::Break(Stop::FoundKing) => return Some(EndStates::KingCapture),
+            ControlFlow::Continue(()) => {}
         }
         if self.found.is_empty() {
-            return EndStates::Pass;
+            return Some(EndStates::Pass);
         }
         let completed = self.found.len();
         self.seen.clear();
@@ -435,27 +489,35 @@ impl TurnGenerator {
                 }
             }
         }
-        EndStates::Moves(completed)
+        Some(EndStates::Moves(completed))
     }
 }
 
-/// The walk of [`TurnGenerator::end_states_into`]; `Break` on a king capture.
-fn ends_dfs(
+/// The walk of [`TurnGenerator::end_states_into`]; `Break` on a king capture or when the
+/// meter runs out.
+fn ends_dfs<M: Meter>(
     pos: &Position,
     cost: u8,
     lists: &mut [MoveList],
     seen: &mut KeySet,
     found: &mut Vec<(Position, u8)>,
     best: &mut u8,
-) -> ControlFlow<()> {
+    meter: &mut M,
+) -> ControlFlow<Stop> {
     let (mask, castle) = payable(pos);
     let mut any = false;
     if let (true, Some((list, deeper))) = (mask != 0, lists.split_first_mut()) {
+        if !meter.charge(1) {
+            return ControlFlow::Break(Stop::Exhausted);
+        }
         generate_into(pos, mask, castle, list);
         list.try_for_each(pos, |m| {
+            if !meter.charge(1) {
+                return ControlFlow::Break(Stop::Exhausted);
+            }
             any = true;
             if pos.captures_king(m) {
-                return ControlFlow::Break(());
+                return ControlFlow::Break(Stop::FoundKing);
             }
             let next = pos.play_unchecked(m);
             let c = cost + m.cost();
@@ -465,7 +527,7 @@ fn ends_dfs(
                     found.push((next, c));
                 }
             } else if seen.insert(next.key()) {
-                ends_dfs(&next, c, deeper, seen, found, best)?;
+                ends_dfs(&next, c, deeper, seen, found, best, meter)?;
             }
             ControlFlow::Continue(())
         })?;

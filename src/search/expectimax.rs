@@ -206,6 +206,12 @@ impl Hasher for KeyHasher {
 
 type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 
+/// Work units (move-generation calls and examined micro-moves) one reply enumeration may
+/// spend. The walk keeps one 104-byte entry per completion until it ends, so this bounds a
+/// worker's reply memory to about 52 MB; ordinary replies cost a few thousand units (the
+/// start position's richest roll about 2,000), while 9 queens rolled QQQ cost millions.
+pub const REPLY_WORK_UNITS: u64 = 500_000;
+
 /// A candidate's final value and node result; `None` if it never started.
 type CandidateOutcome = Option<(f64, NodeResult)>;
 
@@ -241,9 +247,9 @@ struct Scratch {
 /// Work units (move-generation calls and generated micro-moves) one shared chance-node
 /// expansion may spend. Kiwipete needs about 100 thousand; the walk keeps at most one end
 /// position (96 bytes) and two table slots per unit, so this bounds a worker's expansion
-/// memory to roughly 250 MB even for positions no game reaches (nine queens rolled QQQ
+/// memory to roughly 130 MB even for positions no game reaches (nine queens rolled QQQ
 /// spend millions).
-pub const CHANCE_WORK_UNITS: u64 = 2_000_000;
+pub const CHANCE_WORK_UNITS: u64 = 1_000_000;
 
 /// Shared state of one root decision.
 struct Shared {
@@ -637,10 +643,18 @@ impl Expectimax {
         }
     }
 
-    /// Distinct replies of a rolled position (turn ended), and terminal flags.
-    fn replies(&self, s: &mut Scratch, rolled: &Position) -> Replies {
+    /// Distinct replies of a rolled position (turn ended), and terminal flags. `None` when
+    /// the enumeration ran past [`REPLY_WORK_UNITS`]: the whole search is then marked
+    /// expired (a position that large would not finish in time anyway, and its after-states
+    /// are what would exhaust memory), so every candidate in progress is abandoned.
+    fn replies(&self, s: &mut Scratch, shared: &Shared, rolled: &Position) -> Option<Replies> {
         let mut states = Vec::new();
-        match s.gen.end_states_into(rolled, &mut states) {
+        let mut budget = Budget::new(REPLY_WORK_UNITS);
+        let Some(ends) = s.gen.end_states_budgeted(rolled, &mut budget, &mut states) else {
+            shared.expired.store(true, Ordering::Relaxed);
+            return None;
+        };
+        Some(match ends {
             EndStates::Pass => Replies {
                 king: false,
                 pass: Some(rolled.end_turn()),
@@ -659,7 +673,7 @@ impl Expectimax {
                     states,
                 }
             }
-        }
+        })
     }
 
     /// Evaluate `states` in one batch; values in the root mover's view.
@@ -897,7 +911,13 @@ impl Expectimax {
                 }
                 let r = match cached[k].take() {
                     Some(r) => r,
-                    None => self.replies(s, &a.with_dice(dice)),
+                    None => match self.replies(s, shared, &a.with_dice(dice)) {
+                        Some(r) => r,
+                        None => {
+                            result.kind = NodeKind::Aborted;
+                            return Ok(result);
+                        }
+                    },
                 };
                 if r.king {
                     probe_values[k] = LOSS_VALUE;
@@ -961,7 +981,13 @@ impl Expectimax {
             s.stats.rolls_expanded += 1;
             let r = match cached[k].take() {
                 Some(r) => r,
-                None => self.replies(s, &a.with_dice(dice)),
+                None => match self.replies(s, shared, &a.with_dice(dice)) {
+                    Some(r) => r,
+                    None => {
+                        result.kind = NodeKind::Aborted;
+                        return Ok(result);
+                    }
+                },
             };
             let wf = weight as f64;
             let v = if r.king {
@@ -1055,7 +1081,9 @@ impl Expectimax {
                 return Ok(None);
             }
             s.stats.rolls_expanded += 1;
-            let r = self.replies(s, &b.with_dice(dice));
+            let Some(r) = self.replies(s, shared, &b.with_dice(dice)) else {
+                return Ok(None);
+            };
             let v = if r.king {
                 WIN_VALUE
             } else if let Some(pass) = r.pass {

@@ -2,6 +2,7 @@
 //! Monte-Carlo equity and the bots).
 
 pub mod bots;
+pub mod bounded;
 mod chance;
 mod expectimax;
 pub mod montecarlo;

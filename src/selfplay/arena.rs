@@ -533,7 +533,7 @@ fn webhook_bot(url: &str) -> Result<Box<dyn Bot>, BotBuildError> {
     let secret = std::env::var("DICECHESS_WEBHOOK_SECRET").unwrap_or_default();
     crate::serve::WebhookBot::new(url, secret.as_bytes())
         .map(|b| Box::new(b) as Box<dyn Bot>)
-        .map_err(BotBuildError::Webhook)
+        .map_err(|e| BotBuildError::Webhook(e.to_string()))
 }
 
 #[cfg(not(feature = "serve"))]

@@ -1,51 +1,57 @@
-//! The webhook bot server (`dicechess serve`): one signed POST per decision to
-//! `/api/webhook`, answered by a registry bot; `GET /health` for liveness.
+//! The webhook bot server (`dicechess serve`): the play server POSTs one delivery per
+//! decision to `/api/webhook`, in its own wire format ([`wire`], `docs/webhook.md`), and a
+//! registry bot answers; `GET /health` reports liveness.
 //!
-//! Plain HTTP/1.1: TLS is terminated by the host in front of it. Searches run on blocking
-//! threads (inside a rayon pool), at most [`ServeConfig::max_concurrent`] at once; the rest
-//! wait their turn, their clock running. See [`spawn`].
+//! Plain HTTP/1.1: TLS is terminated by the host in front of it. Hostile clients are held
+//! off before authentication ([`limits`], [`listener`]): header and body read timeouts, a
+//! connection cap, and no body buffered past [`limits::MAX_BODY_BYTES`]. Searches run on a
+//! rayon pool, never on the I/O threads, at most [`ServeConfig::max_concurrent`] at once,
+//! with at most [`ServeConfig::max_queue`] waiting, each wait bounded by its own deadline.
 
 pub mod auth;
 mod client;
-pub mod protocol;
+mod decide;
+pub mod dedup;
+pub mod limits;
+mod listener;
+pub mod reject;
+pub mod think;
+pub mod wire;
 
-pub use client::WebhookBot;
+pub use client::{ClientError, WebhookBot};
 
-use crate::board::Position;
-use crate::rules::legal_paths;
-use crate::search::bots::{bot_by_id, Bot, BotBuildError, BotOptions, Turn};
-use auth::SignedWith;
-use axum::body::{to_bytes, Body};
+use crate::search::bots::{bot_by_id, Bot, BotBuildError, BotOptions};
+use auth::{AuthError, SignedWith};
+use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
-use dicechess_kernels::Color;
-use protocol::TimeControl;
-use rand_xoshiro::rand_core::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
-use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
-use std::future::IntoFuture;
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::Response;
+use axum::routing::{any, get};
+use axum::Router;
+use dedup::Dedup;
+use reject::{json_response, Invalid, Rejection};
+use serde_json::json;
 use std::net::SocketAddr;
+use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tokio::net::TcpListener;
 use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinHandle;
+use wire::{DeliveryType, Head};
 
-/// Largest accepted body, bytes (larger: 413).
-pub const MAX_BODY_BYTES: usize = 64 * 1024;
-/// Bodies up to this size are read to the end before a 413, so the client sees the answer.
-const DRAIN_BYTES: usize = 1024 * 1024;
+pub use limits::MAX_BODY_BYTES;
+
 /// The timestamp header (Unix seconds).
 pub const TIMESTAMP_HEADER: &str = "x-dicechess-timestamp";
 /// The signature header (hex HMAC-SHA256 over `timestamp + "." + body`).
 pub const SIGNATURE_HEADER: &str = "x-dicechess-signature";
 
-/// The server's settings.
-#[derive(Clone, Debug)]
+/// Longest version-less nonce echoed, bytes (the server sends 32 hex digits).
+pub const MAX_LEGACY_NONCE_BYTES: usize = 256;
+
+/// The server's settings. `Debug` never prints the secrets.
+#[derive(Clone)]
 pub struct ServeConfig {
     /// Registry id of the bot (see `dicechess bots`).
     pub bot: String,
@@ -55,7 +61,7 @@ pub struct ServeConfig {
     pub threads: Option<usize>,
     /// The active shared secret.
     pub secret: Vec<u8>,
-    /// The pending next secret (key rotation), if any.
+    /// The pending next secret (key rotation, staged activation), if any.
     pub next_secret: Option<Vec<u8>>,
     /// Never think longer than this per turn, ms (also the budget without a clock).
     pub max_think_ms: u64,
@@ -63,16 +69,49 @@ pub struct ServeConfig {
     pub overhead_ms: u64,
     /// At most this many searches at once.
     pub max_concurrent: usize,
+    /// At most this many deliveries waiting for a search slot (more: 503).
+    pub max_queue: usize,
+    /// At most this many connections served at once.
+    pub max_connections: usize,
+    /// Deliveries remembered for duplicates.
+    pub dedup_entries: usize,
+    /// How long a settled delivery is remembered.
+    pub dedup_ttl: Duration,
     /// On shutdown, wait this long for in-flight requests, ms.
     pub drain_ms: u64,
     /// Write one JSON line per request to stderr.
     pub log_requests: bool,
 }
 
+impl std::fmt::Debug for ServeConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServeConfig")
+            .field("bot", &self.bot)
+            .field("threads", &self.threads)
+            .field("secret", &"<redacted>")
+            .field(
+                "next_secret",
+                &self.next_secret.as_ref().map(|_| "<redacted>"),
+            )
+            .field("max_think_ms", &self.max_think_ms)
+            .field("overhead_ms", &self.overhead_ms)
+            .field("max_concurrent", &self.max_concurrent)
+            .field("max_queue", &self.max_queue)
+            .field("max_connections", &self.max_connections)
+            .field("dedup_entries", &self.dedup_entries)
+            .field("drain_ms", &self.drain_ms)
+            .finish_non_exhaustive()
+    }
+}
+
 impl ServeConfig {
-    /// The defaults: 5000 ms max think, 300 ms overhead, one search per core, 10 s drain,
+    /// The defaults: 5000 ms max think, 300 ms overhead, one search per core, 128
+    /// waiting, 256 connections, 1024 remembered deliveries for 10 minutes, 10 s drain,
     /// request logs on.
     pub fn new(bot: &str, secret: &[u8]) -> ServeConfig {
+        let cores = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1);
         ServeConfig {
             bot: bot.to_owned(),
             bot_options: BotOptions::default(),
@@ -81,9 +120,11 @@ impl ServeConfig {
             next_secret: None,
             max_think_ms: 5000,
             overhead_ms: 300,
-            max_concurrent: std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1),
+            max_concurrent: cores,
+            max_queue: limits::DEFAULT_MAX_QUEUE,
+            max_connections: limits::DEFAULT_MAX_CONNECTIONS,
+            dedup_entries: 1024,
+            dedup_ttl: Duration::from_secs(600),
             drain_ms: 10_000,
             log_requests: true,
         }
@@ -102,9 +143,9 @@ pub enum ServeError {
     /// The listener failed.
     #[error(transparent)]
     Io(#[from] std::io::Error),
-    /// A setting is unusable.
-    #[error("{0}")]
-    Config(String),
+    /// `--max-concurrent` is zero.
+    #[error("--max-concurrent must be at least 1")]
+    NoSearchSlots,
 }
 
 /// A running server: its address, a shutdown trigger and its task.
@@ -140,11 +181,14 @@ impl ServerHandle {
     }
 }
 
+/// The shared state of the routes.
 struct App {
     bot: Arc<dyn Bot>,
     bot_id: String,
     pool: rayon::ThreadPool,
     searches: Arc<Semaphore>,
+    waiting: AtomicUsize,
+    dedup: Dedup,
     config: ServeConfig,
 }
 
@@ -152,9 +196,7 @@ struct App {
 /// what [`spawn`] serves, and what a fuzzer or test can call without a socket.
 pub fn router(config: ServeConfig) -> Result<Router, ServeError> {
     if config.max_concurrent == 0 {
-        return Err(ServeError::Config(
-            "--max-concurrent must be at least 1".into(),
-        ));
+        return Err(ServeError::NoSearchSlots);
     }
     let bot: Arc<dyn Bot> = Arc::from(bot_by_id(&config.bot, &config.bot_options)?);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -166,10 +208,12 @@ pub fn router(config: ServeConfig) -> Result<Router, ServeError> {
         bot,
         pool,
         searches: Arc::new(Semaphore::new(config.max_concurrent)),
+        waiting: AtomicUsize::new(0),
+        dedup: Dedup::new(config.dedup_entries, config.dedup_ttl),
         config,
     });
     Ok(Router::new()
-        .route("/api/webhook", post(webhook))
+        .route("/api/webhook", any(webhook))
         .route("/health", get(health))
         .with_state(app))
 }
@@ -178,35 +222,14 @@ pub fn router(config: ServeConfig) -> Result<Router, ServeError> {
 /// with a handle.
 pub fn spawn(config: ServeConfig, listener: TcpListener) -> Result<ServerHandle, ServeError> {
     let addr = listener.local_addr()?;
-    let drain = Duration::from_millis(config.drain_ms);
-    let log = config.log_requests;
+    let loop_config = listener::LoopConfig {
+        max_connections: config.max_connections,
+        drain: Duration::from_millis(config.drain_ms),
+        log: config.log_requests,
+    };
     let router = router(config)?;
     let (tx, rx) = watch::channel(false);
-    let mut stop_rx = rx.clone();
-    let mut drain_rx = rx;
-    let task = tokio::spawn(async move {
-        let server = axum::serve(listener, router)
-            .with_graceful_shutdown(async move {
-                let _ = stop_rx.wait_for(|stop| *stop).await;
-            })
-            .into_future();
-        tokio::pin!(server);
-        tokio::select! {
-            r = &mut server => r,
-            _ = async {
-                if drain_rx.wait_for(|stop| *stop).await.is_err() {
-                    // The handle is gone without a shutdown: serve forever.
-                    std::future::pending::<()>().await;
-                }
-                tokio::time::sleep(drain).await;
-            } => {
-                if log {
-                    eprintln!("{}", json!({"event": "drain-timeout", "drainMs": drain.as_millis() as u64}));
-                }
-                Ok(())
-            }
-        }
-    });
+    let task = tokio::spawn(listener::run(listener, router, loop_config, rx));
     Ok(ServerHandle {
         addr,
         shutdown: tx,
@@ -215,57 +238,48 @@ pub fn spawn(config: ServeConfig, listener: TcpListener) -> Result<ServerHandle,
 }
 
 async fn health(State(app): State<Arc<App>>) -> Response {
-    let started = Instant::now();
-    let resp = Json(json!({"status": "ok", "bot": app.bot_id})).into_response();
-    if app.config.log_requests {
-        eprintln!(
-            "{}",
-            json!({"path": "/health", "status": 200, "ms": started.elapsed().as_secs_f64() * 1e3})
-        );
-    }
-    resp
+    json_response(StatusCode::OK, &json!({"status": "ok", "bot": app.bot_id}))
 }
 
-/// What one delivery produced, for the answer and the log line.
-struct Outcome {
-    status: StatusCode,
-    body: Value,
-    note: Option<String>,
-}
-
-impl Outcome {
-    fn ok(body: Value) -> Outcome {
-        Outcome {
-            status: StatusCode::OK,
-            body,
-            note: None,
-        }
-    }
-
-    fn error(status: StatusCode, message: impl Into<String>) -> Outcome {
-        let message = message.into();
-        Outcome {
-            status,
-            body: json!({ "error": message }),
-            note: Some(message),
-        }
-    }
-}
-
+/// What the log line of one delivery says. Fields from the body are filled in only once it
+/// is authenticated.
 #[derive(Default)]
 struct LogFields {
+    authenticated: bool,
     game: Option<String>,
-    kind: Option<String>,
+    kind: Option<&'static str>,
     version: Option<u64>,
     think_ms: Option<f64>,
     budget_ms: Option<u64>,
+    fallback: Option<&'static str>,
 }
 
 async fn webhook(State(app): State<Arc<App>>, req: Request) -> Response {
     let started = Instant::now();
     let (parts, body) = req.into_parts();
     let mut fields = LogFields::default();
-    let outcome = handle(&app, &parts.headers, body, started, &mut fields).await;
+    let outcome = if parts.method == Method::POST {
+        handle(&app, &parts.headers, body, started, &mut fields).await
+    } else {
+        Err(Rejection::MethodNotAllowed)
+    };
+    let (response, status, detail) = match &outcome {
+        Ok(bytes) => {
+            let mut r = json_response(StatusCode::OK, &serde_json::Value::Null);
+            *r.body_mut() = Body::from(bytes.as_ref().clone());
+            (r, 200, None)
+        }
+        Err(rejection) => {
+            use axum::response::IntoResponse;
+            // The reason's text may quote the body: only for an authenticated one.
+            let detail = fields.authenticated.then(|| rejection.to_string());
+            (
+                rejection.into_response(),
+                rejection.status().as_u16(),
+                detail,
+            )
+        }
+    };
     if app.config.log_requests {
         let line = json!({
             "path": "/api/webhook",
@@ -274,13 +288,15 @@ async fn webhook(State(app): State<Arc<App>>, req: Request) -> Response {
             "version": fields.version,
             "budgetMs": fields.budget_ms,
             "thinkMs": fields.think_ms,
+            "fallback": fields.fallback,
             "ms": started.elapsed().as_secs_f64() * 1e3,
-            "status": outcome.status.as_u16(),
-            "outcome": outcome.note.as_deref().unwrap_or("ok"),
+            "status": status,
+            "error": outcome.as_ref().err().map(|r| r.code()),
+            "detail": detail,
         });
         eprintln!("{line}");
     }
-    (outcome.status, Json(outcome.body)).into_response()
+    response
 }
 
 fn now_s() -> u64 {
@@ -290,289 +306,94 @@ fn now_s() -> u64 {
         .unwrap_or(0)
 }
 
-fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
-    headers.get(name).map(|v| v.to_str().unwrap_or(""))
+/// The single value of a header; `None` when absent, repeated, or not visible ASCII.
+fn single_header<'a>(headers: &'a HeaderMap, name: &str) -> Option<Option<&'a str>> {
+    let mut values = headers.get_all(name).iter();
+    match (values.next(), values.next()) {
+        (None, _) => Some(None),
+        (Some(v), None) => v.to_str().ok().map(Some),
+        _ => None,
+    }
 }
 
+/// Authenticate the raw body against the configured secrets.
+fn authenticate(app: &App, headers: &HeaderMap, raw: &[u8]) -> Result<SignedWith, AuthError> {
+    let ts = single_header(headers, TIMESTAMP_HEADER).flatten();
+    let sig = single_header(headers, SIGNATURE_HEADER).flatten();
+    let (Some(ts), Some(sig)) = (ts, sig) else {
+        return Err(AuthError::MissingHeaders);
+    };
+    let config = &app.config;
+    auth::verify(
+        &config.secret,
+        config.next_secret.as_deref(),
+        ts,
+        sig,
+        raw,
+        now_s(),
+    )
+}
+
+/// One delivery: the answer's bytes, or why not.
 async fn handle(
-    app: &App,
+    app: &Arc<App>,
     headers: &HeaderMap,
     body: Body,
     started: Instant,
     fields: &mut LogFields,
-) -> Outcome {
-    let too_large = || {
-        Outcome::error(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("body over {MAX_BODY_BYTES} bytes"),
-        )
-    };
-    let declared = header(headers, "content-length").and_then(|v| v.parse::<usize>().ok());
-    if declared.is_some_and(|n| n > DRAIN_BYTES) {
-        return too_large();
-    }
-    let raw = match to_bytes(body, DRAIN_BYTES).await {
-        Ok(b) if b.len() <= MAX_BODY_BYTES => b,
-        Ok(_) => return too_large(),
-        Err(_) if declared.is_some_and(|n| n <= MAX_BODY_BYTES) => {
-            return Outcome::error(StatusCode::BAD_REQUEST, "could not read the body")
-        }
-        Err(_) => return too_large(),
-    };
-    let signed = match (
-        header(headers, TIMESTAMP_HEADER),
-        header(headers, SIGNATURE_HEADER),
-    ) {
-        (None, None) => None,
-        (Some(ts), Some(sig)) => {
-            let config = &app.config;
-            match auth::verify(
-                &config.secret,
-                config.next_secret.as_deref(),
-                ts,
-                sig,
-                &raw,
-                now_s(),
-            ) {
-                Ok(w) => Some(w),
-                Err(e) => return Outcome::error(StatusCode::UNAUTHORIZED, e),
-            }
-        }
-        _ => {
-            return Outcome::error(
-                StatusCode::UNAUTHORIZED,
-                "both X-DiceChess-Timestamp and X-DiceChess-Signature are needed",
-            )
-        }
-    };
-    let msg: Value = match serde_json::from_slice(&raw) {
-        Ok(v @ Value::Object(_)) => v,
-        Ok(_) => return Outcome::error(StatusCode::BAD_REQUEST, "expected a JSON object"),
-        Err(e) => return Outcome::error(StatusCode::BAD_REQUEST, format!("bad JSON: {e}")),
-    };
-    let kind = msg.get("type").and_then(Value::as_str).unwrap_or_default();
-    fields.kind = Some(kind.to_owned());
-    fields.game = msg.get("gameId").map(|g| match g {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    });
-    let version = match msg.get("version") {
-        None | Some(Value::Null) => 1,
-        Some(v) => match v.as_u64() {
-            Some(n @ (1 | 2)) => n,
-            _ => return Outcome::error(StatusCode::BAD_REQUEST, "version: expected 1 or 2"),
-        },
-    };
-    fields.version = Some(version);
-    if kind == "verification" {
-        return verification(app, &msg, version, signed, &raw);
-    }
-    if signed.is_none() {
-        return Outcome::error(StatusCode::UNAUTHORIZED, "unsigned delivery");
-    }
-    match kind {
-        "yourTurn" => your_turn(app, &msg, started, fields).await,
-        "drawDecision" | "doubleOpportunity" | "doubleDecision" => decision(app, &msg, kind),
-        "" => Outcome::error(StatusCode::BAD_REQUEST, "missing `type`"),
-        other => Outcome::error(StatusCode::BAD_REQUEST, format!("unknown type {other:?}")),
-    }
-}
-
-fn verification(
-    app: &App,
-    msg: &Value,
-    version: u64,
-    signed: Option<SignedWith>,
-    raw: &[u8],
-) -> Outcome {
-    let Some(nonce) = msg.get("nonce") else {
-        return Outcome::error(StatusCode::BAD_REQUEST, "verification: missing `nonce`");
-    };
-    if version == 1 {
-        return Outcome::ok(json!({ "nonce": nonce }));
-    }
-    match (signed, &app.config.next_secret) {
-        (Some(SignedWith::Next), Some(next)) => {
-            Outcome::ok(json!({ "nonce": nonce, "proof": auth::proof(next, raw) }))
-        }
-        _ => Outcome::error(
-            StatusCode::UNAUTHORIZED,
-            "v2 verification must be signed with the pending secret",
-        ),
-    }
-}
-
-/// The bot's seat and the position of `state.dfen`.
-fn seat_and_position(msg: &Value) -> Result<(Color, Position), String> {
-    let seat = protocol::parse_seat(msg.get("seat"))?;
-    let state = msg.get("state").ok_or("missing `state`")?;
-    let dfen = state
-        .get("dfen")
-        .and_then(Value::as_str)
-        .ok_or("state.dfen: expected a string")?;
-    let pos = Position::from_dfen(dfen).map_err(|e| format!("state.dfen: {e}"))?;
-    Ok((seat, pos))
-}
-
-/// A generator for one request, seeded from the game id and the position.
-fn request_rng(msg: &Value, pos: &Position) -> Xoshiro256PlusPlus {
-    let mut h = Sha256::new();
-    h.update(msg.get("gameId").map(Value::to_string).unwrap_or_default());
-    h.update(b"\n");
-    h.update(pos.to_dfen());
-    let d = h.finalize();
-    let mut seed = [0u8; 8];
-    seed.copy_from_slice(&d[..8]);
-    Xoshiro256PlusPlus::seed_from_u64(u64::from_le_bytes(seed))
-}
-
-fn decision(app: &App, msg: &Value, kind: &str) -> Outcome {
-    let (seat, pos) = match seat_and_position(msg) {
-        Ok(x) => x,
-        Err(e) => return Outcome::error(StatusCode::BAD_REQUEST, e),
-    };
-    let mut rng = request_rng(msg, &pos);
-    let policy = app.bot.policy();
-    let id = msg.get("decisionId").cloned().unwrap_or(Value::Null);
-    Outcome::ok(match kind {
-        "drawDecision" => json!({ "acceptDraw": policy.accept_draw(&pos, seat, &mut rng) }),
-        "doubleOpportunity" => json!({
-            "decisionId": id,
-            "offerDouble": policy.offer_double(&pos, seat, &mut rng),
-        }),
-        _ => json!({
-            "decisionId": id,
-            "acceptDouble": policy.accept_double(&pos, seat, &mut rng),
-        }),
-    })
-}
-
-async fn your_turn(app: &App, msg: &Value, started: Instant, fields: &mut LogFields) -> Outcome {
-    let bad = |e: String| Outcome::error(StatusCode::BAD_REQUEST, e);
-    let (seat, pos) = match seat_and_position(msg) {
-        Ok(x) => x,
-        Err(e) => return bad(e),
-    };
-    if pos.dice().is_empty() {
-        return bad("state.dfen: a yourTurn position needs the rolled dice (field 7)".into());
-    }
-    if pos.side_to_move() != seat {
-        return bad("seat: not the side to move of state.dfen".into());
-    }
-    let state = &msg["state"];
-    if let Some(active) = state.get("activeSeat").filter(|v| !v.is_null()) {
-        match protocol::parse_seat(Some(active)) {
-            Ok(a) if a == seat => {}
-            Ok(_) => return bad("state.activeSeat: not our seat".into()),
-            Err(e) => return bad(format!("state.activeSeat: {e}")),
-        }
-    }
-    let tc = match TimeControl::parse(state.get("timeControl").or(msg.get("timeControl"))) {
-        Ok(tc) => tc,
-        Err(e) => return bad(e),
-    };
-    let tree = match state.get("legalMoves").or(msg.get("legalMoves")) {
-        None | Some(Value::Null) => None,
-        Some(t @ Value::Object(_)) => Some(t.clone()),
-        Some(_) => return bad("legalMoves: expected an object or null".into()),
-    };
-    let clock = protocol::seat_clock(state.get("clocks").or(msg.get("clocks")), seat);
-    let config = &app.config;
-    let budget =
-        protocol::think_budget_ms(tc, clock, &pos, config.max_think_ms, config.overhead_ms);
-    fields.budget_ms = Some(budget);
-    let deadline = started + Duration::from_millis(budget);
-    let mut rng = request_rng(msg, &pos);
-
-    let Ok(permit) = app.searches.clone().acquire_owned().await else {
-        return Outcome::error(StatusCode::INTERNAL_SERVER_ERROR, "server shutting down");
-    };
-    let bot = app.bot.clone();
-    let job = move || {
-        let _permit = permit;
-        let t0 = Instant::now();
-        let r = bot.choose(
-            &pos,
-            &mut Turn {
-                rng: &mut rng,
-                deadline: Some(deadline),
-            },
-        );
-        (r, t0.elapsed())
-    };
-    // Off the I/O threads: the search runs on the rayon pool (where its own parallel work
-    // lands too); the answer comes back over a channel.
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    app.pool.spawn(move || {
-        let _ = tx.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)));
-    });
-    let pool_result = rx.await;
-    let (result, elapsed) = match pool_result {
-        Ok(Ok(x)) => x,
-        _ => return Outcome::error(StatusCode::INTERNAL_SERVER_ERROR, "the engine panicked"),
-    };
-    fields.think_ms = Some(elapsed.as_secs_f64() * 1e3);
-    let choice = match result {
-        Ok(c) => c,
+) -> Result<dedup::Answer, Rejection> {
+    let raw = limits::read_body(headers, body).await?;
+    let signed = authenticate(app, headers, &raw);
+    fields.authenticated = signed.is_ok();
+    // Only the head of an unauthenticated body is read (the version-less handshake is
+    // answered unsigned: a fresh registration's secret is not ours yet).
+    let head: Head = match serde_json::from_slice(&raw) {
+        Ok(h) => h,
         Err(e) => {
-            return Outcome::error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("the engine failed: {e}"),
-            )
+            return Err(match signed {
+                Ok(_) => Invalid::Head(e).into(),
+                Err(a) => a.into(),
+            })
         }
     };
-    let chosen: Vec<String> = choice
-        .path
-        .map(|p| p.moves().iter().map(|m| m.uci()).collect())
-        .unwrap_or_default();
-    let moves = match &tree {
-        Some(tree) => match protocol::tree_has_path(tree, &chosen) {
-            Ok(true) => chosen,
-            Ok(false) => match protocol::first_leaf_path(tree) {
-                Ok(first) => {
-                    if config.log_requests {
-                        eprintln!(
-                            "{}",
-                            json!({
-                                "event": "choice-not-in-legalMoves",
-                                "game": fields.game,
-                                "chosen": chosen,
-                                "answered": first,
-                            })
-                        );
-                    }
-                    first
-                }
-                Err(e) => return bad(e),
-            },
-            Err(e) => return bad(e),
-        },
-        None => {
-            let paths = legal_paths(&pos);
-            let ours = paths
-                .iter()
-                .any(|p| p.moves().iter().map(|m| m.uci()).eq(chosen.iter().cloned()));
-            if ours || (paths.is_empty() && chosen.is_empty()) {
-                chosen
-            } else {
-                let first: Vec<String> = paths
-                    .first()
-                    .map(|p| p.moves().iter().map(|m| m.uci()).collect())
-                    .unwrap_or_default();
-                if config.log_requests {
-                    eprintln!(
-                        "{}",
-                        json!({
-                            "event": "choice-not-legal",
-                            "game": fields.game,
-                            "chosen": chosen,
-                            "answered": first,
-                        })
-                    );
-                }
-                first
+    let kind = DeliveryType::parse(&head.kind);
+    if let Some(k) = kind {
+        fields.kind = Some(k.as_str());
+    }
+    match (kind, head.version) {
+        (Some(DeliveryType::Verification), None) => decide::legacy_verification(&raw),
+        (Some(DeliveryType::Verification), Some(v)) if v == json!(2) => match signed {
+            Ok(SignedWith::Next) if app.config.next_secret.is_some() => {
+                decide::verification_v2(app, &raw)
             }
+            Ok(_) => Err(AuthError::NotPending.into()),
+            Err(e) => Err(e.into()),
+        },
+        (Some(DeliveryType::Verification), Some(_)) => match signed {
+            Ok(_) => Err(Rejection::Unsupported("verification version".into())),
+            Err(e) => Err(e.into()),
+        },
+        (Some(kind), _) => {
+            signed?;
+            decide::game(app, kind, &raw, started, fields).await
         }
-    };
-    Outcome::ok(json!({ "moves": moves }))
+        (None, _) => {
+            signed?;
+            Err(Rejection::Unsupported(format!("type {:?}", head.kind)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_never_prints_the_secrets() {
+        let mut c = ServeConfig::new("greedy", b"active-s3cret");
+        c.next_secret = Some(b"pending-s3cret".to_vec());
+        let shown = format!("{c:?}");
+        assert!(!shown.contains("s3cret"), "{shown}");
+        assert!(shown.contains("<redacted>"));
+    }
 }

@@ -1,0 +1,396 @@
+//! The answers: verification handshakes, and the game deliveries (through the duplicate
+//! cache, the wait queue and the search pool).
+
+use super::dedup::{Answer, Key};
+use super::reject::{Invalid, Rejection};
+use super::think::{check_reachable, color_of, think_budget_ms};
+use super::wire::{
+    ActivationProof, DeliveryType, DoubleOfferAnswer, DoubleResponseAnswer, DrawAnswer,
+    GameEnvelope, LegacyVerification, NonceEcho, TurnAnswer, VerificationV2,
+};
+use super::{auth, App, LogFields, MAX_LEGACY_NONCE_BYTES};
+use crate::board::Position;
+use crate::rules::{Budget, Budgeted, TurnGenerator};
+use crate::search::bots::Turn;
+use crate::search::bounded::{
+    choose_bounded, fallback_path, root_budget, Bounded, BoundedError, MIN_ROOT_UNITS,
+};
+use dicechess_kernels::Color;
+use rand_xoshiro::rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Why the engine gave no turn (logged; the client sees `strategy_failed`).
+#[derive(Debug, thiserror::Error)]
+enum EngineFailure {
+    /// The bot failed, or the root budget proved no path legal.
+    #[error(transparent)]
+    Bounded(#[from] BoundedError),
+    /// Not even the fallback's own budget found a legal turn.
+    #[error("no legal turn found within {0} fallback units")]
+    NoFallback(u64),
+}
+
+/// How long past its deadline a search may run before the delivery is answered 504
+/// (bots that honour deadlines stop well within it).
+const OVERRUN_GRACE: Duration = Duration::from_millis(400);
+
+fn answer(body: &impl Serialize) -> Result<Answer, Rejection> {
+    serde_json::to_vec(body)
+        .map(Arc::new)
+        .map_err(|e| Rejection::Strategy(format!("encoding the answer: {e}")))
+}
+
+fn shape<'a, T: serde::Deserialize<'a>>(kind: DeliveryType, raw: &'a [u8]) -> Result<T, Invalid> {
+    serde_json::from_slice(raw).map_err(|error| Invalid::Shape {
+        kind: kind.as_str(),
+        error,
+    })
+}
+
+fn non_blank(field: &'static str, value: &str) -> Result<(), Invalid> {
+    if value.trim().is_empty() {
+        Err(Invalid::Blank(field))
+    } else {
+        Ok(())
+    }
+}
+
+/// The version-less handshake: echo the nonce (unsigned allowed; nothing from it logged).
+pub fn legacy_verification(raw: &[u8]) -> Result<Answer, Rejection> {
+    let v: LegacyVerification = shape(DeliveryType::Verification, raw)?;
+    non_blank("nonce", &v.nonce)?;
+    if v.nonce.len() > MAX_LEGACY_NONCE_BYTES {
+        return Err(Invalid::NonceTooLong(MAX_LEGACY_NONCE_BYTES).into());
+    }
+    answer(&NonceEcho { nonce: v.nonce })
+}
+
+/// The v2 activation challenge, already authenticated with the pending secret: the nonce
+/// and the proof over the raw bytes.
+pub fn verification_v2(app: &App, raw: &[u8]) -> Result<Answer, Rejection> {
+    let v: VerificationV2 = shape(DeliveryType::Verification, raw)?;
+    non_blank("bot.team", &v.bot.team)?;
+    non_blank("bot.name", &v.bot.name)?;
+    non_blank("setupId", &v.setup_id)?;
+    non_blank("revision", &v.revision)?;
+    if !auth::nonce_is_canonical(&v.nonce) {
+        return Err(Invalid::NonceNotCanonical.into());
+    }
+    let Some(next) = &app.config.next_secret else {
+        return Err(auth::AuthError::NotPending.into());
+    };
+    answer(&ActivationProof {
+        proof: auth::proof(next, raw),
+        nonce: v.nonce,
+    })
+}
+
+/// Everything a game delivery decides on, checked.
+struct Decision {
+    kind: DeliveryType,
+    env: GameEnvelope,
+    color: Color,
+    pos: Position,
+}
+
+fn validate(kind: DeliveryType, env: GameEnvelope) -> Result<Decision, Rejection> {
+    let state = &env.state;
+    non_blank("gameId", &env.game_id)?;
+    let color = color_of(env.seat).ok_or(Invalid::Seat {
+        seat: env.seat,
+        active: state.active_seat,
+    })?;
+    let turn = kind == DeliveryType::YourTurn;
+    let pre_roll = matches!(kind, DeliveryType::DrawDecision);
+    if (turn || pre_roll) && env.seat != state.active_seat {
+        return Err(Invalid::Seat {
+            seat: env.seat,
+            active: state.active_seat,
+        }
+        .into());
+    }
+    if (turn && !state.dice_pending) || (pre_roll && state.dice_pending) {
+        return Err(Invalid::DicePending(state.dice_pending).into());
+    }
+    if pre_roll {
+        if !state.draw_offer.is_some_and(|d| d.pending) {
+            return Err(Invalid::NoDrawOffer.into());
+        }
+        if state.dfen.split_whitespace().count() != 6 {
+            return Err(
+                Invalid::Dfen("a drawDecision needs the six-field pre-roll DFEN".into()).into(),
+            );
+        }
+    }
+    let pos = Position::from_dfen(&state.dfen).map_err(|e| Invalid::Dfen(e.to_string()))?;
+    if turn && pos.dice().is_empty() {
+        return Err(Invalid::Dfen("a yourTurn needs the rolled dice (field 7)".into()).into());
+    }
+    if (turn || pre_roll) && pos.side_to_move() != color {
+        return Err(Invalid::SideToMove.into());
+    }
+    check_reachable(&pos).map_err(|e| Rejection::Unreachable(format!("{}: {e}", state.dfen)))?;
+    Ok(Decision {
+        kind,
+        env,
+        color,
+        pos,
+    })
+}
+
+/// The decision inputs of a delivery, hashed: what must match for a repeat to be the same
+/// delivery. The clocks tick between retries and are left out.
+fn fingerprint(d: &Decision) -> [u8; 32] {
+    let s = &d.env.state;
+    let increment = match s.time_control {
+        Some(super::wire::TimeControl::Fischer {
+            increment_seconds, ..
+        }) => Some(increment_seconds),
+        _ => None,
+    };
+    let inputs = serde_json::json!([
+        d.kind.as_str(),
+        s.dfen,
+        increment,
+        s.may_offer_draw == Some(true),
+        s.draw_offer.map(|o| o.pending),
+        s.legal_moves,
+        d.env.decision_id,
+        s.doubling,
+    ]);
+    Sha256::digest(inputs.to_string().as_bytes()).into()
+}
+
+/// A generator for one decision, from its identity and position (repeats draw alike).
+fn decision_rng(d: &Decision) -> Xoshiro256PlusPlus {
+    let mut h = Sha256::new();
+    h.update(d.env.game_id.as_bytes());
+    h.update(d.env.state.version.to_le_bytes());
+    h.update(d.pos.to_dfen().as_bytes());
+    let digest = h.finalize();
+    let mut seed = [0u8; 8];
+    seed.copy_from_slice(&digest[..8]);
+    Xoshiro256PlusPlus::seed_from_u64(u64::from_le_bytes(seed))
+}
+
+/// A game delivery (authenticated): validated, then answered once per identity.
+pub async fn game(
+    app: &Arc<App>,
+    kind: DeliveryType,
+    raw: &[u8],
+    started: Instant,
+    fields: &mut LogFields,
+) -> Result<Answer, Rejection> {
+    let env: GameEnvelope = shape(kind, raw)?;
+    fields.game = Some(env.game_id.clone());
+    fields.version = Some(env.state.version);
+    let d = validate(kind, env)?;
+    let key = Key {
+        game_id: d.env.game_id.clone(),
+        seat: d.env.seat,
+        version: d.env.state.version,
+        kind,
+    };
+    let slot = app
+        .dedup
+        .slot(key.clone(), fingerprint(&d), Instant::now())?;
+    let result = slot
+        .get_or_try_init(|| async {
+            match kind {
+                DeliveryType::YourTurn => your_turn(app, &d, started, fields).await,
+                _ => policy_decision(app, &d),
+            }
+        })
+        .await
+        .cloned();
+    if result.is_err() {
+        app.dedup.forget_failed(&key, &slot);
+    }
+    result
+}
+
+fn policy_decision(app: &App, d: &Decision) -> Result<Answer, Rejection> {
+    let mut rng = decision_rng(d);
+    let policy = app.bot.policy();
+    let decision_id = d
+        .env
+        .state
+        .doubling
+        .as_ref()
+        .and_then(|x| x.decision.as_ref())
+        .map(|x| serde_json::Value::String(x.id.clone()))
+        .or_else(|| d.env.decision_id.clone())
+        .unwrap_or(serde_json::Value::Null);
+    match d.kind {
+        DeliveryType::DrawDecision => answer(&DrawAnswer {
+            accept_draw: policy.accept_draw(&d.pos, d.color, &mut rng),
+        }),
+        DeliveryType::DoubleOpportunity => answer(&DoubleOfferAnswer {
+            decision_id,
+            offer_double: policy.offer_double(&d.pos, d.color, &mut rng),
+        }),
+        _ => answer(&DoubleResponseAnswer {
+            decision_id,
+            accept_double: policy.accept_double(&d.pos, d.color, &mut rng),
+        }),
+    }
+}
+
+/// Leaves the wait queue when dropped.
+struct Waiting<'a>(&'a std::sync::atomic::AtomicUsize);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+async fn your_turn(
+    app: &Arc<App>,
+    d: &Decision,
+    started: Instant,
+    fields: &mut LogFields,
+) -> Result<Answer, Rejection> {
+    let config = &app.config;
+    let state = &d.env.state;
+    let think = think_budget_ms(
+        state.time_control,
+        state.clocks,
+        d.color,
+        &d.pos,
+        config.max_think_ms,
+        config.overhead_ms,
+    );
+    fields.budget_ms = Some(think);
+    let deadline = started + Duration::from_millis(think);
+    let tree = state.legal_moves.clone();
+    if tree.as_ref().is_some_and(|t| t.0.is_empty()) {
+        // The server auto-passes an empty tree; nothing to think about.
+        return answer(&TurnAnswer {
+            moves: Vec::new(),
+            offer_draw: None,
+        });
+    }
+
+    // The bounded wait: at most `max_queue` waiting, none past its deadline.
+    let permit = {
+        if app.waiting.fetch_add(1, Ordering::AcqRel) >= config.max_queue {
+            app.waiting.fetch_sub(1, Ordering::AcqRel);
+            return Err(Rejection::Capacity("the search queue is full"));
+        }
+        let _waiting = Waiting(&app.waiting);
+        let acquire = app.searches.clone().acquire_owned();
+        match tokio::time::timeout_at(deadline.into(), acquire).await {
+            Ok(Ok(p)) => Some(p),
+            Ok(Err(_)) => return Err(Rejection::Capacity("shutting down")),
+            Err(_) => None,
+        }
+    };
+    let Some(permit) = permit.filter(|_| Instant::now() < deadline) else {
+        // Out of time before a search could start: never search late.
+        fields.fallback = Some("deadline-before-search");
+        return match &tree {
+            Some(t) => answer(&TurnAnswer {
+                moves: t.first_path(),
+                offer_draw: None,
+            }),
+            None => Err(Rejection::Capacity("no search slot before the deadline")),
+        };
+    };
+
+    let bot = app.bot.clone();
+    let pos = d.pos;
+    let mut rng = decision_rng(d);
+    let think_time = deadline.saturating_duration_since(Instant::now());
+    let job = move || {
+        let _permit = permit;
+        let t0 = Instant::now();
+        let mut budget = root_budget(Some(think_time));
+        let r = choose_bounded(
+            bot.as_ref(),
+            &pos,
+            &mut Turn {
+                rng: &mut rng,
+                deadline: Some(deadline),
+            },
+            &mut budget,
+        );
+        let r = match r {
+            Err(BoundedError::NoSurePath { .. }) => quick_fallback(&pos),
+            other => other.map_err(EngineFailure::from),
+        };
+        (r, t0.elapsed())
+    };
+    // Off the I/O threads: the search runs on the rayon pool; the answer comes back over a
+    // channel, and a search that overruns its deadline is answered 504 (it keeps its
+    // permit until it ends, so overruns cannot pile up).
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.pool.spawn(move || {
+        let _ = tx.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)));
+    });
+    let (result, elapsed) =
+        match tokio::time::timeout_at((deadline + OVERRUN_GRACE).into(), rx).await {
+            Err(_) => return Err(Rejection::Deadline),
+            Ok(Ok(Ok(x))) => x,
+            Ok(_) => return Err(Rejection::Strategy("the engine panicked".into())),
+        };
+    fields.think_ms = Some(elapsed.as_secs_f64() * 1e3);
+    let bounded = result.map_err(|e| Rejection::Strategy(e.to_string()))?;
+    if let Bounded::Fallback { .. } = bounded {
+        fields.fallback = Some("root-over-budget");
+    }
+    let chosen: Vec<String> = bounded
+        .choice()
+        .path
+        .map(|p| p.moves().iter().map(|m| m.uci()).collect())
+        .unwrap_or_default();
+    let moves = match &tree {
+        Some(t) if !t.has_path(&chosen) => {
+            // The server's tree is authoritative: never answer outside it.
+            fields.fallback = Some("choice-not-in-legalMoves");
+            t.first_path()
+        }
+        _ => chosen,
+    };
+    let mut rng = decision_rng(d);
+    let offer_draw = (state.may_offer_draw == Some(true)
+        && app.bot.policy().offer_draw(&d.pos, d.color, &mut rng))
+    .then_some(true);
+    answer(&TurnAnswer { moves, offer_draw })
+}
+
+/// A legal turn at the cost of [`MIN_ROOT_UNITS`] at most: the best material among the
+/// paths proven legal (all of them when the walk completes).
+fn quick_fallback(pos: &Position) -> Result<Bounded, EngineFailure> {
+    let mut budget = Budget::new(MIN_ROOT_UNITS);
+    let mut paths = Vec::new();
+    let used = match TurnGenerator::new().legal_paths_or_sure_subset(pos, &mut budget, &mut paths) {
+        Budgeted::Complete(_, u) | Budgeted::Incomplete(u) => u,
+    };
+    match fallback_path(pos, &paths) {
+        Some(path) => Ok(Bounded::Fallback {
+            choice: crate::search::bots::Choice {
+                path: Some(path),
+                score: 0.0,
+                stats: None,
+            },
+            units: used,
+            sure_paths: paths.len(),
+        }),
+        None if !budget.is_exhausted() => Ok(Bounded::Fallback {
+            choice: crate::search::bots::Choice {
+                path: None,
+                score: 0.0,
+                stats: None,
+            },
+            units: used,
+            sure_paths: 0,
+        }),
+        None => Err(EngineFailure::NoFallback(MIN_ROOT_UNITS)),
+    }
+}
