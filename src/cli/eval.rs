@@ -222,7 +222,7 @@ fn output_error(e: OutputError) -> CliError {
                 "{e}; rerun with --restart to discard its finished parts (or remove the folder)"
             ))
         }
-        OutputError::Layout(_) => CliError::Input(e.to_string()),
+        OutputError::Layout(_) | OutputError::Locked(_) => CliError::Input(e.to_string()),
         e => CliError::Other(anyhow::anyhow!("{e}").context("writing the output")),
     }
 }

@@ -160,6 +160,9 @@ pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
     };
     let summary = run_selfplay(&cfg, &report).map_err(|e| match e {
         SelfPlayError::Input(m) => CliError::Input(m),
+        e @ (SelfPlayError::Manifest(_) | SelfPlayError::Locked(_)) => {
+            CliError::Input(e.to_string())
+        }
         SelfPlayError::Other(m) => CliError::Other(anyhow::anyhow!("{m}")),
     })?;
     bar.finish_and_clear();

@@ -25,6 +25,7 @@
 
 pub mod atomic;
 pub mod input;
+pub mod lock;
 pub mod npy_out;
 pub mod parquet_out;
 pub mod parts;
@@ -67,6 +68,9 @@ pub enum OutputError {
         /// What differs (recorded value and current value).
         reason: String,
     },
+    /// Another run holds the parts folder's lock.
+    #[error("{0}")]
+    Locked(String),
     /// The parts folder cannot be resumed at all (e.g. the input is standard input).
     #[error("{dir}: {reason}")]
     CannotResume {
