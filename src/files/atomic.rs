@@ -36,11 +36,14 @@ impl AtomicFile {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "out".into());
-        let tmp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .suffix(".tmp")
-            .rand_bytes(10)
-            .tempfile_in(parent_of(dest))?;
+        let prefix = format!(".{name}.");
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp").rand_bytes(10);
+        // Output files are ordinary files (0666 less the umask), not tempfile's private
+        // 0600: a shard or feature file is meant to be shared.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let tmp = builder.tempfile_in(parent_of(dest))?;
         Ok(AtomicFile {
             dest: dest.to_owned(),
             file: Some(BufWriter::with_capacity(1 << 20, tmp)),

@@ -29,6 +29,7 @@ pub mod lock;
 pub mod npy_out;
 pub mod parquet_out;
 pub mod parts;
+pub mod shard_v0;
 
 pub use input::{Chunk, InputError, Location, PositionReader, RawChunk};
 pub use parquet_out::{Layout, Rows};

@@ -289,15 +289,17 @@ impl PartsDir {
             let file = File::open(&path).map_err(OutputError::io(&path))?;
             let fmt = OutputError::format(&path);
             let b = ParquetRecordBatchReaderBuilder::try_new(file).map_err(fmt)?;
-            // Every column but `dfen` (root 0), in file order: features then score.
+            // Every column but `dfen` or the base columns, in file order: features then
+            // score.
+            let lead = layout.leading_columns();
             let n_roots = b.parquet_schema().root_schema().get_fields().len();
-            if n_roots != layout.matrix_width() + 1 {
+            if n_roots != layout.matrix_width() + lead {
                 return Err(OutputError::Format {
                     path,
                     reason: "its columns differ from the output's".into(),
                 });
             }
-            let mask = ProjectionMask::roots(b.parquet_schema(), 1..n_roots);
+            let mask = ProjectionMask::roots(b.parquet_schema(), lead..n_roots);
             let reader = b
                 .with_projection(mask)
                 .with_batch_size(8192)
