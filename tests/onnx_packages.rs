@@ -161,6 +161,19 @@ fn a_package_file_linked_to_dev_zero_fails_at_once() {
         assert!(matches!(e, ModelError::NotRegular { .. }), "{file}: {e}");
         assert!(e.to_string().contains(file), "{e}");
     }
+    // A named pipe with no writer: opening it to read would wait forever.
+    let pkg = copy_package("linear-material7", &d.0.join("fifo"), |_| {});
+    std::fs::remove_file(pkg.join("model.onnx")).unwrap();
+    let made = Command::new("mkfifo").arg(pkg.join("model.onnx")).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo failed");
+    let t = Instant::now();
+    let e = load_err(&pkg);
+    assert!(
+        t.elapsed() < Duration::from_secs(5),
+        "fifo: {:?}",
+        t.elapsed()
+    );
+    assert!(matches!(e, ModelError::NotRegular { .. }), "fifo: {e}");
 }
 
 #[test]

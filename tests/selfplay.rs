@@ -298,7 +298,7 @@ fn records_replay_rows_agree_and_digests_match() {
         for (key, want) in &expected {
             assert_eq!(kv.get(*key), Some(want), "footer key {key}");
             assert_eq!(
-                arrow.metadata().get(*key),
+                arrow.metadata().get(key),
                 Some(want),
                 "key {key} on the embedded Arrow schema"
             );

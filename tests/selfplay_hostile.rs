@@ -216,5 +216,14 @@ fn two_runs_on_one_folder_refuse_cleanly() {
     drop(held);
     let (code, err) = selfplay(&run, None);
     assert_eq!(code, 0, "{err}");
+    // merge locks its --out the same way.
+    let merged = d.join("merged");
+    std::fs::create_dir_all(&merged).unwrap();
+    let held = dicechess::files::lock::lock_dir(&merged).unwrap();
+    let (code, err) = merge(&[&run], &merged);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("in use by another dicechess run"), "{err}");
+    drop(held);
+    assert_eq!(merge(&[&run], &merged).0, 0);
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -160,7 +160,7 @@ mod tests {
             raw(&white, Color::White) as f64 > WIN_VALUE,
             "the probe lost its point"
         );
-        let batch = PositionBatch::from_positions(&[white.clone(), black.clone()]);
+        let batch = PositionBatch::from_positions(&[white, black]);
         let mut out = [0.0f32; 2];
         Material.evaluate(&batch, &mut out).unwrap();
         assert_eq!(out, [UPPER_SCORE_BOUND as f32, -UPPER_SCORE_BOUND as f32]);

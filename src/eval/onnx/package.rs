@@ -201,6 +201,12 @@ fn read(path: &Path, limit: u64) -> Result<Vec<u8>, ModelError> {
             }
         }
     };
+    // Checked before opening too: opening a FIFO for reading would wait for a writer.
+    if !std::fs::metadata(path).map_err(io)?.is_file() {
+        return Err(ModelError::NotRegular {
+            path: path.to_path_buf(),
+        });
+    }
     let file = std::fs::File::open(path).map_err(io)?;
     let meta = file.metadata().map_err(io)?;
     if !meta.is_file() {
