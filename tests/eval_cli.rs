@@ -301,7 +301,7 @@ fn interrupted_run(out: &Path) -> usize {
         assert!(names.iter().any(|n| n == name), "{name} missing: {names:?}");
     }
     assert!(!names.iter().any(|n| n == "part-00000002.parquet"));
-    assert!(!names.iter().any(|n| n.contains(".tmp-")), "{names:?}");
+    assert!(!names.iter().any(|n| n.ends_with(".tmp")), "{names:?}");
     names.iter().filter(|n| n.starts_with("part-")).count()
 }
 

@@ -1059,17 +1059,26 @@ mod models {
 
     #[test]
     fn garbage_model_bytes_are_refused_by_the_runtime() {
-        let garbage = b"this is not an onnx model".to_vec();
-        let digest = sha256_hex(&garbage);
-        let dir = variant(
-            "linear-material7",
-            |m| {
-                m.insert("modelSha256".into(), json!(digest));
-            },
-            |b| *b = garbage,
-        );
-        let msg = refused_feature(&dir);
-        assert!(msg.contains("could not open the model"), "{msg}");
+        // Not protobuf at all: refused by the external-data walk, before the runtime.
+        // Valid protobuf but no model (only an ir_version): refused by the runtime.
+        for (garbage, words) in [
+            (
+                b"this is not an onnx model".to_vec(),
+                "not a valid ONNX protobuf",
+            ),
+            (vec![0x08, 0x01], "could not open the model"),
+        ] {
+            let digest = sha256_hex(&garbage);
+            let dir = variant(
+                "linear-material7",
+                |m| {
+                    m.insert("modelSha256".into(), json!(digest));
+                },
+                |b| *b = garbage,
+            );
+            let msg = refused_feature(&dir);
+            assert!(msg.contains(words), "{msg}");
+        }
     }
 
     #[test]

@@ -135,8 +135,12 @@ fn interrupted_runs_resume_to_the_uninterrupted_files() {
     let mut bytes = std::fs::read(&g2).unwrap();
     bytes.push(b'\n');
     std::fs::write(&g2, bytes).unwrap();
-    std::fs::write(broken.join("shard-00000.games.jsonl.tmp-12345"), b"partial").unwrap();
+    // A file under the old predictable temporary name is someone else's: left alone.
+    let foreign = broken.join("shard-00000.games.jsonl.tmp-12345");
+    std::fs::write(&foreign, b"partial").unwrap();
     selfplay(&broken, 6, &[]);
+    assert_eq!(std::fs::read(&foreign).unwrap(), b"partial");
+    std::fs::remove_file(&foreign).unwrap();
     assert_same_files(&full, &broken);
 
     // A different run in the same folder is refused.
@@ -262,11 +266,15 @@ fn records_replay_rows_agree_and_digests_match() {
     }
     assert!(king_captures > 0);
 
-    // Training rows: one per turn, results from the mover's view.
+    // Training rows: one per turn, results from the mover's view, in the pipeline's v0
+    // schema (columns, types, nullability, footer keys on the footer and the Arrow schema).
+    use arrow_array::{Float32Array, Int32Array, StringArray};
+    use arrow_schema::DataType;
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
     let by_id: BTreeMap<&str, &GameRecord> =
         games.iter().map(|g| (g.game_id.as_str(), g)).collect();
     let mut rows = 0;
+    let kcp13 = dicechess::eval::features::schema("kcp-13").unwrap();
     for k in 0..4 {
         let f = std::fs::File::open(out.join(format!("shard-{k:05}.rows.parquet"))).unwrap();
         let builder = ParquetRecordBatchReaderBuilder::try_new(f).unwrap();
@@ -278,51 +286,70 @@ fn records_replay_rows_agree_and_digests_match() {
             .iter()
             .map(|kv| (kv.key.clone(), kv.value.clone().unwrap_or_default()))
             .collect();
-        assert_eq!(kv["feature_schema"], "kcp-13");
-        assert_eq!(kv["perspective"], "side-to-move");
-        assert!(kv.contains_key("engine_version") && kv.contains_key("ruleset"));
+        let arrow = builder.schema().clone();
+        let expected = [
+            ("dicechess_training_schema", "v0".to_owned()),
+            ("feature_schema", "kcp-13".to_owned()),
+            ("engine_version", env!("CARGO_PKG_VERSION").to_owned()),
+            ("ruleset", "standard-dicechess-v1".to_owned()),
+            ("perspective", "side-to-move".to_owned()),
+            ("columns", kcp13.columns().join(",")),
+        ];
+        for (key, want) in &expected {
+            assert_eq!(kv.get(*key), Some(want), "footer key {key}");
+            assert_eq!(
+                arrow.metadata().get(key),
+                Some(want),
+                "key {key} on the embedded Arrow schema"
+            );
+        }
+        let base = [
+            ("game_id", DataType::Utf8),
+            ("ply", DataType::Int32),
+            ("fen", DataType::Utf8),
+            ("dice", DataType::Utf8),
+            ("side", DataType::Utf8),
+            ("result", DataType::Float32),
+        ];
+        assert_eq!(arrow.fields().len(), 6 + 13);
+        for (i, field) in arrow.fields().iter().enumerate() {
+            let (name, dtype) = match base.get(i) {
+                Some((n, t)) => (*n, t.clone()),
+                None => (kcp13.columns()[i - 6], DataType::Float32),
+            };
+            assert_eq!(field.name(), name, "column {i}");
+            assert_eq!(field.data_type(), &dtype, "column {name}");
+            assert!(!field.is_nullable(), "column {name} is nullable");
+        }
         for batch in builder.build().unwrap() {
             let batch = batch.unwrap();
-            assert_eq!(batch.num_columns(), 6 + 13);
             let col = |name: &str| batch.column_by_name(name).unwrap().clone();
-            let ids = col("game_id");
-            let ids = ids
-                .as_any()
-                .downcast_ref::<arrow_array::StringArray>()
-                .unwrap();
-            let ply = col("ply");
-            let ply = ply
-                .as_any()
-                .downcast_ref::<arrow_array::UInt32Array>()
-                .unwrap();
-            let dfen = col("dfen");
-            let dfen = dfen
-                .as_any()
-                .downcast_ref::<arrow_array::StringArray>()
-                .unwrap();
-            let dice = col("dice");
-            let dice = dice
-                .as_any()
-                .downcast_ref::<arrow_array::StringArray>()
-                .unwrap();
-            let side = col("side");
-            let side = side
-                .as_any()
-                .downcast_ref::<arrow_array::StringArray>()
-                .unwrap();
-            let result = col("result");
-            let result = result
-                .as_any()
-                .downcast_ref::<arrow_array::Float32Array>()
-                .unwrap();
+            let (ids, ply, fen, dice, side, result) = (
+                col("game_id"),
+                col("ply"),
+                col("fen"),
+                col("dice"),
+                col("side"),
+                col("result"),
+            );
+            let ids = ids.as_any().downcast_ref::<StringArray>().unwrap();
+            let ply = ply.as_any().downcast_ref::<Int32Array>().unwrap();
+            let fen = fen.as_any().downcast_ref::<StringArray>().unwrap();
+            let dice = dice.as_any().downcast_ref::<StringArray>().unwrap();
+            let side = side.as_any().downcast_ref::<StringArray>().unwrap();
+            let result = result.as_any().downcast_ref::<Float32Array>().unwrap();
             for r in 0..batch.num_rows() {
                 rows += 1;
                 let g = by_id[ids.value(r)];
-                let t = &g.turns[ply.value(r) as usize];
+                assert!(ply.value(r) >= 1, "ply counts from 1");
+                let t = &g.turns[ply.value(r) as usize - 1];
                 assert_eq!(side.value(r), t.active_color);
-                let pos = Position::from_dfen(dfen.value(r)).unwrap();
+                assert_eq!(fen.value(r).split(' ').count(), 6, "{}", fen.value(r));
+                assert_eq!(fen.value(r).split(' ').nth(1), Some(side.value(r)));
+                assert_eq!(dice.value(r), dice.value(r).to_ascii_uppercase());
+                let pos =
+                    Position::from_dfen(&format!("{} {}", fen.value(r), dice.value(r))).unwrap();
                 assert_eq!(pos.dice(), Dice::from_faces(&t.dice).unwrap());
-                assert!(dfen.value(r).ends_with(dice.value(r)));
                 let white = f32::from(g.result + 1) / 2.0;
                 let want = if side.value(r) == "w" {
                     white

@@ -1,4 +1,4 @@
-//! The engine against every conformance vector in `../shared/vectors`.
+//! The engine against every conformance vector in `tests/data`.
 
 mod common;
 

@@ -1,6 +1,6 @@
-//! DFEN parsing (rules.md §3): arbitrary bytes never make the parser panic, and every
+//! DFEN parsing (docs/rules.md §3): arbitrary bytes never make the parser panic, and every
 //! accepted input writes back canonically: `parse(write(p)) == p`, `write` is a fixed
-//! point, and the incremental Zobrist key equals a full recomputation (rules.md §7).
+//! point, and the incremental Zobrist key equals a full recomputation (docs/rules.md §7).
 #![no_main]
 
 use dicechess::board::Position;
@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(again.to_dfen(), written, "write is not canonical for {text:?}");
     assert_eq!(again.key(), again.compute_key(), "key of reparsed {written:?}");
 
-    // Colour flip (rules.md §7): an involution that keeps the key consistent and writes a
+    // Colour flip (docs/rules.md §7): an involution that keeps the key consistent and writes a
     // DFEN that parses back to itself.
     let flipped = pos.flip_colors();
     assert_eq!(flipped.key(), flipped.compute_key(), "key of flip of {written:?}");

@@ -1,11 +1,15 @@
 //! Arbitrary bytes as a model manifest: parsing never panics, every refusal names a field,
-//! and a package built from an accepted manifest checks the model digest.
+//! and a package built from an accepted manifest checks the model digest. The same bytes as
+//! a model: the external-data walk never panics.
 #![no_main]
 
 use dicechess::eval::onnx::{Manifest, ModelPackage};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
+    if let Err(e) = dicechess::eval::onnx::external_data::external_tensors(data) {
+        assert!(!e.to_string().is_empty());
+    }
     match Manifest::parse(data) {
         Ok(m) => {
             // An accepted manifest names a schema of the declared width.

@@ -1,4 +1,4 @@
-//! Game-record replay (`dicechess replay`, rules.md §5, §8).
+//! Game-record replay (`dicechess replay`, docs/rules.md §5, §8).
 //!
 //! Input layout (every read past the end yields 0):
 //!

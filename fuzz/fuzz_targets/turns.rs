@@ -1,4 +1,4 @@
-//! Turn paths under the maximum dice rule (rules.md §2, §4, §5, §7) on positions reached
+//! Turn paths under the maximum dice rule (docs/rules.md §2, §4, §5, §7) on positions reached
 //! from the bytes.
 //!
 //! Input layout (every read past the end yields 0, so any byte string is valid):
@@ -36,7 +36,7 @@ const MAX_TURNS: u8 = 8;
 /// paths exceeds this: 3 dice for 20 queens would otherwise enumerate millions of paths.
 const PATH_BOUND: u64 = 50_000;
 
-/// Varied starting positions (rules.md §3 DFEN, no dice).
+/// Varied starting positions (docs/rules.md §3 DFEN, no dice).
 const STARTS: &[&str] = &[
     // Start position.
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

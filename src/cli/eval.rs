@@ -4,6 +4,11 @@
 //! (rayon), writes each finished chunk as a part file in `OUT.parts/`, and at the end merges
 //! the parts into `OUT` (temporary name + rename) and removes the folder. A rerun of an
 //! interrupted command reuses the finished parts (see `dicechess::files::parts`).
+//!
+//! When the input is a training shard of schema v0 (docs/data-formats.md) and the output is
+//! Parquet, `eval` is the training pipeline's enrichment step: the six base columns are
+//! written through, followed by the features (and the score when scoring), with the
+//! pipeline's footer keys and the `v0-enriched` marker.
 
 use super::CliError;
 use dicechess::batch::PositionBatch;
@@ -11,6 +16,7 @@ use dicechess::eval::features::{self, FeatureSchema, Perspective, SCHEMA_IDS};
 use dicechess::eval::{BatchEvaluator, BotEvaluator, BotTerms, EvalError, Material};
 use dicechess::files::input::{InputError, PositionReader, RawChunk};
 use dicechess::files::parts::{self, PartInfo, PartsDir, RunRecord, RUN_FORMAT};
+use dicechess::files::shard_v0::{self, BaseRows};
 use dicechess::files::{Layout, OutputError, Rows, ENGINE_VERSION};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -55,14 +61,18 @@ pub enum EvaluatorName {
 #[command(
     after_help = "Output columns: Parquet has `dfen` (canonical DFEN), one float32 \
     column per feature (named as in docs/features.md) and `score` when scoring, with footer \
-    metadata feature_schema, engine_version, perspective and evaluator. NPY is a float32 \
+    metadata feature_schema, engine_version, perspective and evaluator. From a training \
+    shard of schema v0 (docs/data-formats.md), Parquet output carries its base columns \
+    game_id, ply, fen, dice, side, result instead of `dfen`, with the pipeline's footer keys \
+    (dicechess_training_schema=v0-enriched, ruleset, columns). NPY is a float32 \
     matrix [rows, features (+1)]: the feature columns in schema order, then the score. \
     Features are from the side to move's view. An interrupted run keeps its finished chunks \
     in OUT.parts/; rerunning the same command resumes from them."
 )]
 pub struct Args {
     /// Positions: a file of DFEN lines (blank lines and `#` comments skipped), a Parquet file
-    /// with a `dfen` or `fen` string column, or `-` for standard input.
+    /// with a `dfen` or `fen` string column or a training shard of schema v0, or `-` for
+    /// standard input.
     input: String,
     /// Feature schema id to extract (e.g. rich-9-v1); optional when only scoring.
     #[arg(long, value_name = "ID")]
@@ -222,7 +232,7 @@ fn output_error(e: OutputError) -> CliError {
                 "{e}; rerun with --restart to discard its finished parts (or remove the folder)"
             ))
         }
-        OutputError::Layout(_) => CliError::Input(e.to_string()),
+        OutputError::Layout(_) | OutputError::Locked(_) => CliError::Input(e.to_string()),
         e => CliError::Other(anyhow::anyhow!("{e}").context("writing the output")),
     }
 }
@@ -340,10 +350,15 @@ impl Job {
             output: self.format.name().into(),
             engine_version: ENGINE_VERSION.into(),
         };
-        let layout = Layout::new(
-            self.schema.map_or(&[][..], |s| s.columns()),
-            self.scorer.is_some(),
-        )
+        // A v0 shard's base columns are written through to Parquet (the pipeline's
+        // enrichment step); NPY holds numbers only.
+        let with_base = reader.is_v0_shard() && self.format == Format::Parquet;
+        let columns = self.schema.map_or(&[][..], |s| s.columns());
+        let layout = if with_base {
+            Layout::with_base(columns, self.scorer.is_some())
+        } else {
+            Layout::new(columns, self.scorer.is_some())
+        }
         .map_err(output_error)?;
         let (dir, finished) = PartsDir::open(out, &record, args.restart).map_err(output_error)?;
         let mut totals = Totals::default();
@@ -462,14 +477,16 @@ impl Job {
             );
         }
 
-        let mut metadata = vec![
-            (
-                "feature_schema".to_owned(),
-                self.schema.map_or("none", |s| s.id()).to_owned(),
-            ),
-            ("engine_version".to_owned(), ENGINE_VERSION.to_owned()),
-            ("perspective".to_owned(), perspective.name().to_owned()),
-        ];
+        let feature_schema = self.schema.map_or("none", |s| s.id());
+        let mut metadata = if with_base {
+            shard_v0::footer(shard_v0::SCHEMA_V0_ENRICHED, feature_schema, columns)
+        } else {
+            vec![
+                ("feature_schema".to_owned(), feature_schema.to_owned()),
+                ("engine_version".to_owned(), ENGINE_VERSION.to_owned()),
+                ("perspective".to_owned(), perspective.name().to_owned()),
+            ]
+        };
         if let Some(s) = &self.scorer {
             metadata.push(("evaluator".to_owned(), s.id()));
         }
@@ -517,7 +534,8 @@ impl Job {
             records: chunk.records,
             bad: chunk.bad.len() as u64,
         };
-        self.compute_part(dir, layout, info, &chunk.positions)?;
+        let base = chunk.base.as_ref().filter(|_| layout.has_base());
+        self.compute_part(dir, layout, info, &chunk.positions, base)?;
         Ok(Done {
             index: chunk.index,
             info: Some(info),
@@ -532,6 +550,7 @@ impl Job {
         layout: &Layout,
         info: PartInfo,
         positions: &[dicechess::board::Position],
+        base: Option<&BaseRows>,
     ) -> Result<(), CliError> {
         let batch = PositionBatch::from_positions(positions);
         let features = self
@@ -544,11 +563,15 @@ impl Job {
                     .map_err(|e| CliError::Other(anyhow::anyhow!("scoring: {e}")))?,
             ),
         };
-        let dfens: Vec<String> = positions
-            .par_iter()
-            .with_min_len(1024)
-            .map(|p| p.to_dfen())
-            .collect();
+        let dfens: Vec<String> = if base.is_some() {
+            Vec::new()
+        } else {
+            positions
+                .par_iter()
+                .with_min_len(1024)
+                .map(|p| p.to_dfen())
+                .collect()
+        };
         let flat: Vec<f32>;
         let feature_values: &[f32] = match &features {
             None => &[],
@@ -565,6 +588,7 @@ impl Job {
             layout,
             Rows {
                 dfens: &dfens,
+                base,
                 features: feature_values,
                 scores: scores.as_deref(),
             },

@@ -1,5 +1,11 @@
 //! `dicechess merge`: combine the output folders of `selfplay --shard i/n` slices (or of
-//! partial runs) into one folder, checking every shard's digests.
+//! partial runs) into one folder.
+//!
+//! Nothing in a manifest is trusted as a path: [`Manifest::read`] accepts only the file
+//! names the engine writes for each shard index (`shard-NNNNN.games.jsonl`,
+//! `shard-NNNNN.rows.parquet`) and checks every index, first game and game count against
+//! the run; each file must be a regular file, and its digest is computed over the very bytes
+//! copied (a file changed between a check and the copy cannot slip through).
 
 use super::CliError;
 use dicechess::selfplay::shards::{merge_manifests, Manifest};
@@ -19,35 +25,31 @@ pub struct Args {
 
 /// Run `merge`.
 pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
+    let input = |e: &dyn std::fmt::Display| CliError::Input(e.to_string());
     let mut parts = Vec::new();
     for d in &args.dirs {
         let m = Manifest::read(d)
-            .map_err(CliError::Input)?
+            .map_err(|e| input(&e))?
             .ok_or_else(|| CliError::Input(format!("{}: no manifest.json", d.display())))?;
-        for s in &m.shards {
-            s.verify(d)
-                .map_err(|e| CliError::Input(format!("{}: shard {}: {e}", d.display(), s.index)))?;
-        }
         parts.push((d.clone(), m));
     }
-    let mut merged = merge_manifests(&parts).map_err(CliError::Input)?;
-    if Manifest::path(&args.out).exists() {
+    let mut merged = merge_manifests(&parts).map_err(|e| input(&e))?;
+    let fail = |p: &std::path::Path, e: std::io::Error| {
+        CliError::Other(anyhow::anyhow!("{}: {e}", p.display()))
+    };
+    std::fs::create_dir_all(&args.out).map_err(|e| fail(&args.out, e))?;
+    let _lock = dicechess::files::lock::lock_dir(&args.out).map_err(|e| input(&e))?;
+    if Manifest::path(&args.out).symlink_metadata().is_ok() {
         return Err(CliError::Input(format!(
             "--out {}: already holds a self-play run",
             args.out.display()
         )));
     }
-    let fail = |p: &std::path::Path, e: std::io::Error| {
-        CliError::Other(anyhow::anyhow!("{}: {e}", p.display()))
-    };
-    std::fs::create_dir_all(&args.out).map_err(|e| fail(&args.out, e))?;
     for (dir, m) in &parts {
         for s in &m.shards {
-            for name in s.files.keys() {
-                let (src, dst) = (dir.join(name), args.out.join(name));
-                let bytes = std::fs::read(&src).map_err(|e| fail(&src, e))?;
-                dicechess::files::atomic::write_bytes(&dst, &bytes).map_err(|e| fail(&dst, e))?;
-            }
+            s.copy_verified(dir, &args.out).map_err(|e| {
+                CliError::Input(format!("{}: shard {}: {e}", dir.display(), s.index))
+            })?;
         }
     }
     merged.write(&args.out).map_err(|e| fail(&args.out, e))?;

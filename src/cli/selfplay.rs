@@ -18,13 +18,17 @@ use std::time::Instant;
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Output in --out: shard-<k>.games.jsonl (one GameRecord JSON line \
-    per game), shard-<k>.rows.parquet (one training row per position before each turn: \
-    game_id, ply, dfen, dice, side, result from the mover's view 1/0.5/0, then the float32 \
-    features of --features from the mover's view; footer metadata feature_schema, \
-    engine_version, ruleset, perspective) and manifest.json (run settings, per-shard counts \
-    and SHA-256 digests). Game i is seeded by (--seed, i): the files are the same whatever \
-    --threads. Rerunning the same command verifies and skips finished shards; --shard i/n \
-    runs the shards k with k % n == i (merge the slices with `dicechess merge`)."
+    per game), shard-<k>.rows.parquet (a training shard of schema v0, docs/data-formats.md: \
+    one row per position before each turn with game_id, ply from 1, fen without dice, dice \
+    upper case, side, result from the mover's view 1/0.5/0, then the float32 features of \
+    --features from the mover's view; footer keys dicechess_training_schema=v0, \
+    feature_schema, engine_version, ruleset, perspective, columns) and manifest.json (run \
+    settings, per-shard counts and SHA-256 digests). The training pipeline's enriched \
+    readers take --features kcp-13, kcp-mobility-27-v1 or kcp-mobility-pawns-31-v1. Game i \
+    is seeded by (--seed, i): the files are the same whatever --threads. Rerunning the same \
+    command verifies and skips finished shards; --shard i/n runs the shards k with \
+    k % n == i (merge the slices with `dicechess merge`). One run at a time per --out (the \
+    folder is locked)."
 )]
 pub struct Args {
     /// Games in the whole run.
@@ -160,6 +164,9 @@ pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
     };
     let summary = run_selfplay(&cfg, &report).map_err(|e| match e {
         SelfPlayError::Input(m) => CliError::Input(m),
+        e @ (SelfPlayError::Manifest(_) | SelfPlayError::Locked(_)) => {
+            CliError::Input(e.to_string())
+        }
         SelfPlayError::Other(m) => CliError::Other(anyhow::anyhow!("{m}")),
     })?;
     bar.finish_and_clear();

@@ -10,9 +10,17 @@ use rayon::prelude::*;
 use std::sync::OnceLock;
 
 /// Material in centipawns from the side to move's view: Σ own − Σ opponent with P 100,
-/// N 300, B 300, R 500, Q 900, K 10000 (`evaluateMaterial`, kings included).
+/// N 300, B 300, R 500, Q 900, K 10000 (`evaluateMaterial`, kings included), clamped to
+/// ±[`MATERIAL_LIMIT`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Material;
+
+/// The largest material score magnitude: the ceiling of non-terminal scores
+/// ([`crate::search::UPPER_SCORE_BOUND`], 10000). Why: promotions can put up to nine queens
+/// on the board, and a position whose opponent king is already gone counts the own king's
+/// 10000 too, so the raw sum reaches 20000 and more, above the search's win value (10001):
+/// an unclamped leaf would outrank a real king capture.
+pub const MATERIAL_LIMIT: i32 = 10_000;
 
 impl Material {
     /// Material of one position from `color`'s view (the row-at-a-time form).
@@ -24,7 +32,7 @@ impl Material {
                 * (pos.piece_bb(color, t).count() as i32
                     - pos.piece_bb(color.opponent(), t).count() as i32);
         }
-        s
+        s.clamp(-MATERIAL_LIMIT, MATERIAL_LIMIT)
     }
 
     /// Integer scores of a batch, side-to-move view, written over the columns.
@@ -38,6 +46,9 @@ impl Material {
             out,
         );
         to_side_to_move(&batch.side, out);
+        for v in out.iter_mut() {
+            *v = (*v).clamp(-MATERIAL_LIMIT, MATERIAL_LIMIT);
+        }
     }
 }
 
@@ -112,7 +123,57 @@ impl BatchEvaluator for Material {
                     &MATERIAL_VALUES.prices(),
                     chunk,
                 );
+                let limit = MATERIAL_LIMIT as f32;
+                for v in chunk.iter_mut() {
+                    *v = v.clamp(-limit, limit);
+                }
             });
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{UPPER_SCORE_BOUND, WIN_VALUE};
+
+    /// Nine white queens, and Black's king already captured: the raw sum is far above the
+    /// win value.
+    const NINE_QUEENS: &str = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/1BNN1KB1 w - - 0 1 QQQ";
+
+    fn raw(pos: &Position, color: Color) -> i32 {
+        PieceType::ALL
+            .iter()
+            .map(|&t| {
+                MATERIAL_VALUES.price(t)
+                    * (pos.piece_bb(color, t).count() as i32
+                        - pos.piece_bb(color.opponent(), t).count() as i32)
+            })
+            .sum()
+    }
+
+    #[test]
+    fn extra_queens_never_score_above_the_win_value() {
+        let white = Position::from_dfen(NINE_QUEENS).unwrap();
+        let black = Position::from_dfen(&NINE_QUEENS.replace(" w ", " b ")).unwrap();
+        assert!(
+            raw(&white, Color::White) as f64 > WIN_VALUE,
+            "the probe lost its point"
+        );
+        let batch = PositionBatch::from_positions(&[white, black]);
+        let mut out = [0.0f32; 2];
+        Material.evaluate(&batch, &mut out).unwrap();
+        assert_eq!(out, [UPPER_SCORE_BOUND as f32, -UPPER_SCORE_BOUND as f32]);
+        let mut ints = [0i32; 2];
+        Material::scores(&batch, &mut ints);
+        assert_eq!(ints, [MATERIAL_LIMIT, -MATERIAL_LIMIT]);
+        assert_eq!(Material::score(&white, Color::White), MATERIAL_LIMIT);
+        assert_eq!(Material::score(&white, Color::Black), -MATERIAL_LIMIT);
+        assert!((MATERIAL_LIMIT as f64) < WIN_VALUE);
+        // Ordinary positions are untouched.
+        let start =
+            Position::from_dfen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w KQkq - 0 1 PPN")
+                .unwrap();
+        assert_eq!(Material::score(&start, Color::White), -100);
     }
 }

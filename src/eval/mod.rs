@@ -7,7 +7,7 @@ mod material;
 pub mod onnx;
 
 pub use bot_terms::{aggressive_score, king_safety, BotEvaluator, BotTerms, KING_EXPOSURE_PENALTY};
-pub use material::{material_kernels, Material, MaterialKernel};
+pub use material::{material_kernels, Material, MaterialKernel, MATERIAL_LIMIT};
 
 use crate::batch::PositionBatch;
 

@@ -1,5 +1,12 @@
-//! Streaming position input: DFEN lines (a file or standard input) or the `dfen`/`fen` string
-//! column of a Parquet file, read in chunks of a bounded number of records.
+//! Streaming position input: DFEN lines (a file or standard input), the `dfen`/`fen` string
+//! column of a Parquet file, or a training shard of schema v0 (the pipeline's
+//! `dicechess_training_schema` marker and its six base columns), read in chunks of a bounded
+//! number of records.
+//!
+//! A v0 shard's position is its `fen` (four fields padded with `0 1`, as the pipeline's
+//! enricher does) with its `dice`, and its base columns travel with the record
+//! ([`Chunk::base`]) so that `eval` can write them through: a row whose `side` is not the
+//! FEN's side to move, or whose `result` is not 0, 0.5 or 1, is a bad record.
 //!
 //! A *record* is one non-blank, non-comment line (lines whose first non-blank character is `#`
 //! are comments) or one Parquet row. Chunk `k` holds records `k·N … k·N + N − 1` whatever they
@@ -10,9 +17,11 @@
 //! [`Chunk::bad`] carrying its 1-based line (or row) number and the reason; the caller decides
 //! whether to stop or skip.
 
+use super::shard_v0::{BaseRows, BASE_COLUMNS, SCHEMA_KEY};
 use crate::board::{DfenError, Position};
 use arrow_array::cast::AsArray;
-use arrow_array::{Array, ArrayRef};
+use arrow_array::types::{Float32Type, Int32Type};
+use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use parquet::arrow::ProjectionMask;
@@ -151,10 +160,29 @@ pub struct Chunk {
     pub bad: Vec<InputError>,
     /// Records in the chunk (good + bad).
     pub records: u64,
+    /// The base columns of the good positions (v0 shard input only), aligned with
+    /// [`Chunk::positions`].
+    pub base: Option<BaseRows>,
 }
 
-/// A record before parsing: where it is and its text, or why it has no usable text.
-type RawRecord = (Location, Result<String, (&'static str, String)>);
+/// One row's base columns of a v0 shard.
+#[derive(Clone, Debug)]
+struct BaseRow {
+    game_id: String,
+    ply: i32,
+    fen: String,
+    dice: String,
+    side: String,
+    result: f32,
+}
+
+/// A record before parsing: where it is and its text (or why it has no usable text), and
+/// its base columns for v0 shard input.
+type RawRecord = (
+    Location,
+    Result<String, (&'static str, String)>,
+    Option<BaseRow>,
+);
 
 /// One chunk of records as read, not yet parsed ([`PositionReader::next_raw_chunk`]).
 #[derive(Debug)]
@@ -177,13 +205,22 @@ impl RawChunk {
     /// Parse the records in parallel (rayon, the current pool).
     pub fn parse(self) -> Chunk {
         let n = self.records.len() as u64;
-        let parsed: Vec<Result<(Location, String, Position), InputError>> = self
+        let v0 = self.records.iter().any(|r| r.2.is_some());
+        type Parsed = Result<(Location, String, Position, Option<BaseRow>), InputError>;
+        let parsed: Vec<Parsed> = self
             .records
             .into_par_iter()
             .with_min_len(1024)
-            .map(|(location, text)| match text {
+            .map(|(location, text, base)| match text {
                 Ok(t) => match Position::from_dfen(&t) {
-                    Ok(p) => Ok((location, t, p)),
+                    Ok(p) => match base.as_ref().map(|b| check_base(b, &p)) {
+                        Some(Err(reason)) => Err(InputError::Bad {
+                            location,
+                            reason,
+                            text: cut(&t),
+                        }),
+                        _ => Ok((location, t, p, base)),
+                    },
                     Err(e) => Err(InputError::Bad {
                         location,
                         reason: e.to_string(),
@@ -200,6 +237,7 @@ impl RawChunk {
         let mut chunk = Chunk {
             index: self.index,
             records: n,
+            base: v0.then(BaseRows::default),
             ..Chunk::default()
         };
         chunk.positions.reserve(parsed.len());
@@ -207,16 +245,39 @@ impl RawChunk {
         chunk.texts.reserve(parsed.len());
         for r in parsed {
             match r {
-                Ok((l, t, p)) => {
+                Ok((l, t, p, b)) => {
                     chunk.sources.push(l);
                     chunk.texts.push(t);
                     chunk.positions.push(p);
+                    if let (Some(rows), Some(b)) = (chunk.base.as_mut(), b) {
+                        rows.game_id.push(b.game_id);
+                        rows.ply.push(b.ply);
+                        rows.fen.push(b.fen);
+                        rows.dice.push(b.dice);
+                        rows.side.push(b.side);
+                        rows.result.push(b.result);
+                    }
                 }
                 Err(e) => chunk.bad.push(e),
             }
         }
         chunk
     }
+}
+
+/// What the pipeline's readers would refuse in a v0 row whose position parsed.
+fn check_base(b: &BaseRow, pos: &Position) -> Result<(), String> {
+    let to_move = pos.side_to_move().letter().to_string();
+    if b.side != to_move {
+        return Err(format!(
+            "side: {:?} is not the FEN's side to move {to_move:?}",
+            b.side
+        ));
+    }
+    if ![0.0, 0.5, 1.0].contains(&b.result) {
+        return Err(format!("result: {} is not 0, 0.5 or 1", b.result));
+    }
+    Ok(())
 }
 
 enum Source {
@@ -228,9 +289,10 @@ enum Source {
     Parquet {
         reader: ParquetRecordBatchReader,
         row: u64,
-        batch: Option<ArrayRef>,
+        batch: Option<RecordBatch>,
         offset: usize,
         path: PathBuf,
+        v0: bool,
     },
 }
 
@@ -357,7 +419,9 @@ impl PositionReader {
         }
     }
 
-    /// Read the `dfen` column (else `fen`) of a Parquet file.
+    /// Read a Parquet file: a v0 training shard's base columns when it is one (the
+    /// `dicechess_training_schema` key says `v0…` and the six base columns are there), else
+    /// its `dfen` column (else `fen`).
     pub fn open_parquet(path: &Path, chunk_rows: usize) -> Result<PositionReader, InputError> {
         let pq = |e: parquet::errors::ParquetError| InputError::Parquet {
             path: path.to_owned(),
@@ -370,32 +434,44 @@ impl PositionReader {
         let size = file.metadata().ok().map(|m| m.len());
         let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(pq)?;
         let schema = builder.schema().clone();
-        let idx = ["dfen", "fen"]
-            .iter()
-            .find_map(|name| schema.index_of(name).ok())
-            .ok_or_else(|| InputError::NoColumn {
-                path: path.to_owned(),
-                columns: schema
-                    .fields()
-                    .iter()
-                    .map(|f| f.name().as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })?;
-        let field = schema.field(idx);
-        if !matches!(
-            field.data_type(),
-            DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
-        ) {
-            return Err(InputError::ColumnType {
-                path: path.to_owned(),
-                column: field.name().clone(),
-                found: field.data_type().to_string(),
-            });
-        }
-        let column = field.name().clone();
+        let marker = schema.metadata().get(SCHEMA_KEY).cloned().or_else(|| {
+            builder
+                .metadata()
+                .file_metadata()
+                .key_value_metadata()?
+                .iter()
+                .find(|kv| kv.key == SCHEMA_KEY)?
+                .value
+                .clone()
+        });
+        let v0 = marker.is_some_and(|m| m.starts_with("v0"));
+        let indices: Vec<usize> = if v0 {
+            check_base_columns(path, &schema)?
+        } else {
+            let idx = ["dfen", "fen"]
+                .iter()
+                .find_map(|name| schema.index_of(name).ok())
+                .ok_or_else(|| InputError::NoColumn {
+                    path: path.to_owned(),
+                    columns: column_list(&schema),
+                })?;
+            let field = schema.field(idx);
+            if !is_string(field.data_type()) {
+                return Err(InputError::ColumnType {
+                    path: path.to_owned(),
+                    column: field.name().clone(),
+                    found: field.data_type().to_string(),
+                });
+            }
+            vec![idx]
+        };
+        let column = if v0 {
+            "v0".to_owned()
+        } else {
+            schema.field(indices[0]).name().clone()
+        };
         let total_rows = builder.metadata().file_metadata().num_rows().max(0) as u64;
-        let mask = ProjectionMask::roots(builder.parquet_schema(), [idx]);
+        let mask = ProjectionMask::roots(builder.parquet_schema(), indices);
         let reader = builder
             .with_projection(mask)
             .with_batch_size(chunk_rows.clamp(1, 8192))
@@ -408,6 +484,7 @@ impl PositionReader {
                 batch: None,
                 offset: 0,
                 path: path.to_owned(),
+                v0,
             },
             what: path.display().to_string(),
             chunk_rows: chunk_rows.max(1),
@@ -420,12 +497,18 @@ impl PositionReader {
         })
     }
 
+    /// Whether the input is a v0 training shard (its base columns travel with the records).
+    pub fn is_v0_shard(&self) -> bool {
+        matches!(self.source, Source::Parquet { v0: true, .. })
+    }
+
     /// The input's name in messages (`standard input` or the path).
     pub fn name(&self) -> &str {
         &self.what
     }
 
-    /// The Parquet column read (`dfen` or `fen`), `None` for text input.
+    /// The Parquet column read (`dfen` or `fen`, or `v0` for a training shard's base
+    /// columns), `None` for text input.
     pub fn column(&self) -> Option<&str> {
         self.column.as_deref()
     }
@@ -495,7 +578,8 @@ impl PositionReader {
                     batch,
                     offset,
                     path,
-                } => next_parquet_record(reader, row, batch, offset, path)?,
+                    v0,
+                } => next_parquet_record(reader, row, batch, offset, path, *v0)?,
             };
             match rec {
                 None => {
@@ -540,6 +624,7 @@ fn next_line_record(
             return Ok(Some((
                 location,
                 Err(("line too long (over 64 KiB), not a DFEN", text)),
+                None,
             )));
         }
         let t = buf.trim_ascii();
@@ -547,13 +632,14 @@ fn next_line_record(
             continue;
         }
         if !keep {
-            return Ok(Some((location, Ok(String::new()))));
+            return Ok(Some((location, Ok(String::new()), None)));
         }
         return Ok(Some(match std::str::from_utf8(t) {
-            Ok(s) => (location, Ok(s.to_owned())),
+            Ok(s) => (location, Ok(s.to_owned()), None),
             Err(_) => (
                 location,
                 Err(("not UTF-8 text", cut(&String::from_utf8_lossy(t)))),
+                None,
             ),
         }));
     }
@@ -594,40 +680,155 @@ fn read_line_bounded(
     }
 }
 
+/// Whether an Arrow type is a string type the reader takes.
+fn is_string(t: &DataType) -> bool {
+    matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
+}
+
+/// The columns of a schema, comma-separated (for messages).
+fn column_list(schema: &arrow_schema::Schema) -> String {
+    schema
+        .fields()
+        .iter()
+        .map(|f| f.name().as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The root indices of a v0 shard's six base columns, checking their types.
+fn check_base_columns(
+    path: &Path,
+    schema: &arrow_schema::Schema,
+) -> Result<Vec<usize>, InputError> {
+    BASE_COLUMNS
+        .iter()
+        .map(|name| {
+            let idx = schema.index_of(name).map_err(|_| InputError::NoColumn {
+                path: path.to_owned(),
+                columns: column_list(schema),
+            })?;
+            let t = schema.field(idx).data_type();
+            let ok = match *name {
+                "ply" => *t == DataType::Int32,
+                "result" => *t == DataType::Float32,
+                _ => is_string(t),
+            };
+            if !ok {
+                return Err(InputError::ColumnType {
+                    path: path.to_owned(),
+                    column: (*name).to_owned(),
+                    found: t.to_string(),
+                });
+            }
+            Ok(idx)
+        })
+        .collect()
+}
+
+/// Row `i` of a string column, `None` when null.
+fn string_at(a: &ArrayRef, i: usize) -> Option<&str> {
+    if a.is_null(i) {
+        return None;
+    }
+    Some(match a.data_type() {
+        DataType::Utf8 => a.as_string::<i32>().value(i),
+        DataType::LargeUtf8 => a.as_string::<i64>().value(i),
+        _ => a.as_string_view().value(i),
+    })
+}
+
+/// Row `i` of a v0 shard batch as a record: the DFEN `fen` (padded to six fields) + `dice`,
+/// and its base columns.
+fn v0_record(batch: &RecordBatch, i: usize, location: Location) -> RawRecord {
+    let col = |name: &str| batch.column_by_name(name).cloned();
+    let (Some(g), Some(p), Some(f), Some(d), Some(s), Some(r)) = (
+        col("game_id"),
+        col("ply"),
+        col("fen"),
+        col("dice"),
+        col("side"),
+        col("result"),
+    ) else {
+        return (location, Err(("missing base column", String::new())), None);
+    };
+    let strings = (
+        string_at(&g, i),
+        string_at(&f, i),
+        string_at(&d, i),
+        string_at(&s, i),
+    );
+    let (Some(game_id), Some(fen), Some(dice), Some(side)) = strings else {
+        return (
+            location,
+            Err(("null value in a base column", String::new())),
+            None,
+        );
+    };
+    if p.is_null(i) || r.is_null(i) {
+        return (
+            location,
+            Err(("null value in a base column", String::new())),
+            None,
+        );
+    }
+    let ply = p.as_primitive::<Int32Type>().value(i);
+    let result = r.as_primitive::<Float32Type>().value(i);
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let six = match fields.len() {
+        4 => format!("{} 0 1", fields.join(" ")),
+        6 => fields.join(" "),
+        n => {
+            return (
+                location,
+                Err((
+                    "fen: expected 4 or 6 fields",
+                    format!("{n} fields: {}", cut(fen)),
+                )),
+                None,
+            )
+        }
+    };
+    let text = format!("{six} {}", dice.trim());
+    let base = BaseRow {
+        game_id: game_id.to_owned(),
+        ply,
+        fen: fen.to_owned(),
+        dice: dice.to_owned(),
+        side: side.to_owned(),
+        result,
+    };
+    (location, Ok(text), Some(base))
+}
+
 /// The next record of a Parquet input, or `None` at the end.
 fn next_parquet_record(
     reader: &mut ParquetRecordBatchReader,
     row: &mut u64,
-    batch: &mut Option<ArrayRef>,
+    batch: &mut Option<RecordBatch>,
     offset: &mut usize,
     path: &Path,
+    v0: bool,
 ) -> Result<Option<RawRecord>, InputError> {
     loop {
         if let Some(b) = batch.as_ref() {
-            if *offset < b.len() {
+            if *offset < b.num_rows() {
                 let i = *offset;
                 *offset += 1;
                 *row += 1;
                 let location = Location::Row(*row);
-                let value = if b.is_null(i) {
-                    None
-                } else {
-                    match b.data_type() {
-                        DataType::Utf8 => Some(b.as_string::<i32>().value(i)),
-                        DataType::LargeUtf8 => Some(b.as_string::<i64>().value(i)),
-                        _ => Some(b.as_string_view().value(i)),
-                    }
-                };
-                return Ok(Some(match value {
-                    None => (location, Err(("null value", String::new()))),
-                    Some(s) => (location, Ok(s.trim().to_owned())),
+                if v0 {
+                    return Ok(Some(v0_record(b, i, location)));
+                }
+                return Ok(Some(match string_at(b.column(0), i) {
+                    None => (location, Err(("null value", String::new())), None),
+                    Some(s) => (location, Ok(s.trim().to_owned()), None),
                 }));
             }
         }
         match reader.next() {
             None => return Ok(None),
             Some(Ok(rb)) => {
-                *batch = Some(rb.column(0).clone());
+                *batch = Some(rb);
                 *offset = 0;
             }
             Some(Err(e)) => {

@@ -6,13 +6,18 @@
 //! records, each chunk's output is a small part file written to a temporary name and renamed
 //! ([`atomic`]), and finished parts are merged into the final file at the end ([`parts`]).
 //!
-//! Output layout (the same for every writer):
+//! Output layout (the same for every writer, docs/data-formats.md):
 //!
-//! * Parquet: a `dfen` column (Utf8, canonical DFEN), one Float32 column per feature-schema
-//!   column named as docs/features.md names it, then a Float32 `score` column when scoring; footer
-//!   key-value metadata `feature_schema`, `engine_version`, `perspective` (and `evaluator`).
+//! * Parquet: a `dfen` column (Utf8, canonical DFEN), or the six base columns of a training
+//!   shard of schema v0 when the input is one ([`shard_v0`]), one Float32 column per
+//!   feature-schema column, then a Float32 `score` column when scoring; key-value metadata
+//!   `feature_schema`, `engine_version`, `perspective` (and `evaluator`), plus the pipeline's
+//!   shard keys for v0 output, in the footer and on the embedded Arrow schema.
 //! * NPY: a little-endian float32 C-order matrix `[rows, width]` with the feature columns in
-//!   schema order followed by the score as the last column when scoring (no `dfen`).
+//!   schema order followed by the score as the last column when scoring (no text columns).
+//!
+//! Temporary files are created exclusively under random names and only their creator removes
+//! them ([`atomic`]); a run locks the folder it writes ([`lock`]).
 //!
 //! ```
 //! use dicechess::files::input::parse_input_line;
@@ -25,9 +30,11 @@
 
 pub mod atomic;
 pub mod input;
+pub mod lock;
 pub mod npy_out;
 pub mod parquet_out;
 pub mod parts;
+pub mod shard_v0;
 
 pub use input::{Chunk, InputError, Location, PositionReader, RawChunk};
 pub use parquet_out::{Layout, Rows};
@@ -67,6 +74,9 @@ pub enum OutputError {
         /// What differs (recorded value and current value).
         reason: String,
     },
+    /// Another run holds the parts folder's lock.
+    #[error("{0}")]
+    Locked(String),
     /// The parts folder cannot be resumed at all (e.g. the input is standard input).
     #[error("{dir}: {reason}")]
     CannotResume {

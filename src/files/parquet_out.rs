@@ -1,8 +1,11 @@
-//! Parquet output: a `dfen` Utf8 column, one Float32 column per feature column and an optional
-//! Float32 `score` column, with key-value footer metadata. [`ParquetRowsWriter`] writes one
+//! Parquet output: a `dfen` Utf8 column (or, for a layout with base columns, the six base
+//! columns of a v0 training shard, see [`super::shard_v0`]), one Float32 column per feature
+//! column and an optional Float32 `score` column, with key-value metadata in the footer and
+//! on the embedded Arrow schema (where pyarrow looks for it). [`ParquetRowsWriter`] writes one
 //! row group per [`ParquetRowsWriter::write`] call; [`ParquetConcat`] builds a file from the
 //! row groups of finished part files by copying their encoded bytes (no decoding).
 
+use super::shard_v0::{base_arrays, base_fields, with_metadata, BaseRows, BASE_COLUMNS};
 use super::OutputError;
 use arrow_array::{ArrayRef, Float32Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
@@ -23,14 +26,29 @@ use std::sync::Arc;
 pub struct Layout {
     features: Vec<String>,
     score: bool,
+    base: bool,
 }
 
 impl Layout {
     /// A layout; refuses duplicate names and feature columns called `dfen` or `score`.
     pub fn new<S: AsRef<str>>(features: &[S], score: bool) -> Result<Layout, OutputError> {
+        Layout::build(features, score, false)
+    }
+
+    /// A layout whose rows start with the six base columns of a v0 training shard instead
+    /// of `dfen`; also refuses feature columns named like a base column.
+    pub fn with_base<S: AsRef<str>>(features: &[S], score: bool) -> Result<Layout, OutputError> {
+        Layout::build(features, score, true)
+    }
+
+    fn build<S: AsRef<str>>(
+        features: &[S],
+        score: bool,
+        base: bool,
+    ) -> Result<Layout, OutputError> {
         let features: Vec<String> = features.iter().map(|s| s.as_ref().to_owned()).collect();
         for (i, name) in features.iter().enumerate() {
-            if name == "dfen" || name == "score" {
+            if name == "dfen" || name == "score" || BASE_COLUMNS.contains(&name.as_str()) {
                 return Err(OutputError::Layout(format!(
                     "feature column {i} is named {name:?}, which the file layout reserves"
                 )));
@@ -41,7 +59,25 @@ impl Layout {
                 )));
             }
         }
-        Ok(Layout { features, score })
+        Ok(Layout {
+            features,
+            score,
+            base,
+        })
+    }
+
+    /// Whether rows start with the six base columns (else with `dfen`).
+    pub fn has_base(&self) -> bool {
+        self.base
+    }
+
+    /// Columns before the features: 6 base columns or `dfen`.
+    pub fn leading_columns(&self) -> usize {
+        if self.base {
+            BASE_COLUMNS.len()
+        } else {
+            1
+        }
     }
 
     /// The feature column names.
@@ -64,9 +100,14 @@ impl Layout {
         self.features.len() + usize::from(self.score)
     }
 
-    /// The Arrow schema: `dfen` (Utf8), the features (Float32), then `score` (Float32).
+    /// The Arrow schema: `dfen` (Utf8) or the base columns, the features (Float32), then
+    /// `score` (Float32).
     pub fn arrow_schema(&self) -> SchemaRef {
-        let mut fields = vec![Field::new("dfen", DataType::Utf8, false)];
+        let mut fields = if self.base {
+            base_fields()
+        } else {
+            vec![Field::new("dfen", DataType::Utf8, false)]
+        };
         fields.extend(
             self.features
                 .iter()
@@ -79,12 +120,14 @@ impl Layout {
     }
 }
 
-/// Rows to write: `dfens[i]` with features `features[i·width .. (i+1)·width]` (row-major) and
-/// `scores[i]` when the layout has a score.
+/// Rows to write: `dfens[i]` (or the base columns' row `i`) with features
+/// `features[i·width .. (i+1)·width]` (row-major) and `scores[i]` when the layout has a score.
 #[derive(Clone, Copy, Debug)]
 pub struct Rows<'a> {
-    /// Canonical DFEN of each row.
+    /// Canonical DFEN of each row (unused, and may be empty, for a layout with base columns).
     pub dfens: &'a [String],
+    /// The base columns, for a layout with them.
+    pub base: Option<&'a BaseRows>,
     /// Row-major features, `dfens.len() × width` values.
     pub features: &'a [f32],
     /// One score per row, when scoring.
@@ -94,7 +137,22 @@ pub struct Rows<'a> {
 impl Rows<'_> {
     /// Check the shapes against `layout`.
     pub fn check(&self, layout: &Layout) -> Result<(), OutputError> {
-        let n = self.dfens.len();
+        let n = self.len(layout);
+        match (layout.has_base(), self.base) {
+            (true, Some(b)) if b.is_rectangular() => {}
+            (true, Some(_)) => return Err(OutputError::Layout("ragged base columns".into())),
+            (true, None) => {
+                return Err(OutputError::Layout(
+                    "no base columns given for a layout with them".into(),
+                ))
+            }
+            (false, Some(_)) => {
+                return Err(OutputError::Layout(
+                    "base columns given for a layout without them".into(),
+                ))
+            }
+            (false, None) => {}
+        }
         if self.features.len() != n * layout.width() {
             return Err(OutputError::Layout(format!(
                 "{} feature values for {n} rows of width {}",
@@ -119,6 +177,16 @@ impl Rows<'_> {
     }
 }
 
+impl Rows<'_> {
+    /// Number of rows under `layout`.
+    pub fn len(&self, layout: &Layout) -> usize {
+        match (layout.has_base(), self.base) {
+            (true, Some(b)) => b.len(),
+            _ => self.dfens.len(),
+        }
+    }
+}
+
 /// Footer key-value metadata from `(key, value)` pairs.
 fn key_values(metadata: &[(String, String)]) -> Vec<KeyValue> {
     metadata
@@ -127,13 +195,14 @@ fn key_values(metadata: &[(String, String)]) -> Vec<KeyValue> {
         .collect()
 }
 
-/// Writer properties shared by parts and final files: Snappy, no dictionary for `dfen`
-/// (every value is distinct), the metadata in the footer.
+/// Writer properties shared by parts and final files: Snappy, no dictionary for `dfen` or
+/// `fen` (nearly every value is distinct), the metadata in the footer.
 fn properties(metadata: &[(String, String)]) -> WriterProperties {
     WriterProperties::builder()
         .set_compression(Compression::SNAPPY)
         .set_created_by(format!("dicechess {}", super::ENGINE_VERSION))
         .set_column_dictionary_enabled(ColumnPath::from("dfen"), false)
+        .set_column_dictionary_enabled(ColumnPath::from("fen"), false)
         .set_key_value_metadata(Some(key_values(metadata)))
         .build()
 }
@@ -155,7 +224,10 @@ impl<W: Write + Send> ParquetRowsWriter<W> {
         metadata: &[(String, String)],
         path: &Path,
     ) -> Result<Self, OutputError> {
-        let schema = layout.arrow_schema();
+        let schema = Arc::new(with_metadata(
+            layout.arrow_schema().as_ref().clone(),
+            metadata,
+        ));
         let writer = ArrowWriter::try_new(sink, schema.clone(), Some(properties(metadata)))
             .map_err(OutputError::format(path))?;
         Ok(ParquetRowsWriter {
@@ -170,13 +242,16 @@ impl<W: Write + Send> ParquetRowsWriter<W> {
     /// Write `rows` as one row group (nothing for zero rows).
     pub fn write(&mut self, rows: Rows<'_>) -> Result<(), OutputError> {
         rows.check(&self.layout)?;
-        let n = rows.dfens.len();
+        let n = rows.len(&self.layout);
         if n == 0 {
             return Ok(());
         }
         let w = self.layout.width();
-        let mut cols: Vec<ArrayRef> = Vec::with_capacity(w + 2);
-        cols.push(Arc::new(StringArray::from_iter_values(rows.dfens)));
+        let mut cols: Vec<ArrayRef> = Vec::with_capacity(w + 7);
+        match rows.base {
+            Some(b) => cols.extend(base_arrays(b)),
+            None => cols.push(Arc::new(StringArray::from_iter_values(rows.dfens))),
+        }
         for c in 0..w {
             cols.push(Arc::new(Float32Array::from_iter_values(
                 (0..n).map(|r| rows.features[r * w + c]),
@@ -227,7 +302,11 @@ impl<W: Write + Send> ParquetConcat<W> {
         metadata: &[(String, String)],
         path: &Path,
     ) -> Result<Self, OutputError> {
-        let arrow = ArrowWriter::try_new(sink, layout.arrow_schema(), Some(properties(metadata)))
+        let schema = Arc::new(with_metadata(
+            layout.arrow_schema().as_ref().clone(),
+            metadata,
+        ));
+        let arrow = ArrowWriter::try_new(sink, schema, Some(properties(metadata)))
             .map_err(OutputError::format(path))?;
         let (writer, _) = arrow
             .into_serialized_writer()

@@ -7,9 +7,17 @@
 //! chunk in progress.
 //!
 //! Part files carry their own counts in the footer key `dicechess.part` (JSON: `index`,
-//! `rows`, `records`, `bad`), so a part is finished exactly when its file exists.
+//! `rows`, `records`, `bad`). Each part is followed by a checksum file
+//! `part-NNNNNNNN.sha256` (the part's SHA-256, written atomically after the part), so a part
+//! is finished exactly when both files exist and the part's bytes still hash to the
+//! checksum; anything else is computed again. The input's identity in `run.json` is the
+//! SHA-256 of its whole content (streamed), so any edit anywhere in it refuses the resume.
+//!
+//! The folder is locked ([`super::lock`]) while a run uses it, so two runs writing one
+//! output refuse instead of mixing their parts.
 
 use super::atomic::{self, AtomicFile};
+use super::lock::{lock_dir, DirLock};
 use super::npy_out::NpyWriter;
 use super::parquet_out::{read_footer, Layout, ParquetConcat, ParquetRowsWriter, Rows};
 use super::OutputError;
@@ -21,17 +29,14 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// The record format written into `run.json`.
-pub const RUN_FORMAT: &str = "dicechess-eval-parts-1";
+/// The record format written into `run.json` (2: whole-input digest, part checksums).
+pub const RUN_FORMAT: &str = "dicechess-eval-parts-2";
 
 /// Footer key of a part's counts.
 pub const PART_KEY: &str = "dicechess.part";
-
-/// Bytes hashed at each end of an input file for its fingerprint.
-const FINGERPRINT_BYTES: u64 = 1 << 20;
 
 /// Everything a run's parts depend on; two runs may share parts only when their records are
 /// equal.
@@ -45,7 +50,7 @@ pub struct RunRecord {
     pub input_kind: String,
     /// The input's size in bytes (files only).
     pub input_size: Option<u64>,
-    /// SHA-256 of the input's first and last MiB (regular files only), see [`fingerprint`];
+    /// SHA-256 of the input's whole content (regular files only), see [`fingerprint`];
     /// without it (a stream) the run cannot be resumed.
     pub input_sha256: Option<String>,
     /// The feature schema id, if features are extracted.
@@ -77,28 +82,35 @@ impl RunRecord {
     }
 }
 
-/// SHA-256 (hex) of a file's first and last MiB (the whole file when it is smaller than
-/// 2 MiB) followed by its size: cheap, and it changes when the file is replaced, edited at
-/// either end, truncated or extended.
+/// The size and SHA-256 (hex) of a file's whole content, read as a stream in 1 MiB blocks
+/// (bounded memory). Hashing everything costs one sequential read of the input (about a
+/// second per GB), and it is the only identity that changes with any edit: a fingerprint of
+/// a few samples let a same-size edit in the middle reuse stale parts.
 pub fn fingerprint(path: &Path) -> std::io::Result<(u64, String)> {
     let mut f = File::open(path)?;
-    let size = f.metadata()?.len();
-    let mut h = Sha256::new();
-    let mut buf = Vec::new();
-    (&mut f).take(FINGERPRINT_BYTES).read_to_end(&mut buf)?;
-    h.update(&buf);
-    if size > FINGERPRINT_BYTES {
-        let start = size
-            .saturating_sub(FINGERPRINT_BYTES)
-            .max(FINGERPRINT_BYTES);
-        f.seek(SeekFrom::Start(start))?;
-        buf.clear();
-        f.take(FINGERPRINT_BYTES).read_to_end(&mut buf)?;
-        h.update(&buf);
-    }
-    h.update(size.to_le_bytes());
-    let hex = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    let (size, hex) = hash_reader(&mut f)?;
     Ok((size, hex))
+}
+
+/// Bytes and lower-case hex SHA-256 of everything `r` yields.
+fn hash_reader(r: &mut impl Read) -> std::io::Result<(u64, String)> {
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut size = 0u64;
+    loop {
+        let n = match r.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        h.update(&buf[..n]);
+        size += n as u64;
+    }
+    Ok((
+        size,
+        h.finalize().iter().map(|b| format!("{b:02x}")).collect(),
+    ))
 }
 
 /// The counts of one finished part.
@@ -114,10 +126,11 @@ pub struct PartInfo {
     pub bad: u64,
 }
 
-/// The parts folder of one output file.
+/// The parts folder of one output file, locked while this value lives.
 #[derive(Debug)]
 pub struct PartsDir {
     dir: PathBuf,
+    _lock: DirLock,
 }
 
 /// The parts folder for `out`: `<out>.parts`.
@@ -151,56 +164,65 @@ impl PartsDir {
         restart: bool,
     ) -> Result<(PartsDir, BTreeMap<u64, PartInfo>), OutputError> {
         let dir = parts_dir_for(out);
-        if restart && dir.exists() {
-            std::fs::remove_dir_all(&dir).map_err(OutputError::io(&dir))?;
+        let fresh = !dir.is_dir();
+        if fresh {
+            std::fs::create_dir_all(&dir).map_err(OutputError::io(&dir))?;
         }
+        // Locked before anything in it is read or removed.
+        let lock = lock_dir(&dir).map_err(|e| OutputError::Locked(e.to_string()))?;
         let rec_path = record_path(&dir);
-        if dir.is_dir() {
-            let parts = list_parts(&dir)?;
-            match std::fs::read(&rec_path) {
-                Ok(bytes) => {
-                    let old: RunRecord =
-                        serde_json::from_slice(&bytes).map_err(|e| OutputError::PartsMismatch {
-                            dir: dir.clone(),
-                            reason: format!("its run.json is unreadable ({e})"),
-                        })?;
-                    if old.input_sha256.is_none() && !parts.is_empty() {
-                        return Err(OutputError::CannotResume {
-                            dir,
-                            reason: "the interrupted run read a stream (standard input or a \
-                                     pipe), which cannot be checked against this one"
-                                .into(),
-                        });
-                    }
-                    if let Some(diff) = old.difference(record) {
-                        return Err(OutputError::PartsMismatch { dir, reason: diff });
-                    }
-                }
-                Err(_) if parts.is_empty() => write_record(&rec_path, record)?,
-                Err(e) => {
-                    return Err(OutputError::PartsMismatch {
-                        dir,
-                        reason: format!("it has parts but no readable run.json ({e})"),
-                    })
-                }
-            }
-            remove_temporaries(&dir)?;
-            remove_stale_output_temporaries(out)?;
-            let mut finished = BTreeMap::new();
-            for (index, path) in parts {
-                match read_part_info(&path) {
-                    Some(info) if info.index == index => {
-                        finished.insert(index, info);
-                    }
-                    // A damaged part is computed again.
-                    _ => std::fs::remove_file(&path).map_err(OutputError::io(&path))?,
-                }
-            }
-            return Ok((PartsDir { dir }, finished));
+        if restart && !fresh {
+            clear_dir(&dir)?;
         }
-        std::fs::create_dir_all(&dir).map_err(OutputError::io(&dir))?;
-        write_record(&rec_path, record)?;
-        Ok((PartsDir { dir }, BTreeMap::new()))
+        if fresh || restart {
+            write_record(&rec_path, record)?;
+            return Ok((PartsDir { dir, _lock: lock }, BTreeMap::new()));
+        }
+        let parts = list_parts(&dir)?;
+        match std::fs::read(&rec_path) {
+            Ok(bytes) => {
+                let old: RunRecord =
+                    serde_json::from_slice(&bytes).map_err(|e| OutputError::PartsMismatch {
+                        dir: dir.clone(),
+                        reason: format!("its run.json is unreadable ({e})"),
+                    })?;
+                if old.input_sha256.is_none() && !parts.is_empty() {
+                    return Err(OutputError::CannotResume {
+                        dir,
+                        reason: "the interrupted run read a stream (standard input or a \
+                                 pipe), which cannot be checked against this one"
+                            .into(),
+                    });
+                }
+                if let Some(diff) = old.difference(record) {
+                    return Err(OutputError::PartsMismatch { dir, reason: diff });
+                }
+            }
+            Err(_) if parts.is_empty() => write_record(&rec_path, record)?,
+            Err(e) => {
+                return Err(OutputError::PartsMismatch {
+                    dir,
+                    reason: format!("it has parts but no readable run.json ({e})"),
+                })
+            }
+        }
+        let mut finished = BTreeMap::new();
+        for (index, path) in parts {
+            match read_part_info(&path).filter(|_| checksum_matches(&path)) {
+                Some(info) if info.index == index => {
+                    finished.insert(index, info);
+                }
+                // A damaged or unchecked part is computed again.
+                _ => {
+                    std::fs::remove_file(&path).map_err(OutputError::io(&path))?;
+                    let sum = checksum_path(&path);
+                    if sum.exists() {
+                        std::fs::remove_file(&sum).map_err(OutputError::io(&sum))?;
+                    }
+                }
+            }
+        }
+        Ok((PartsDir { dir, _lock: lock }, finished))
     }
 
     /// The folder.
@@ -229,7 +251,12 @@ impl PartsDir {
         let mut w = ParquetRowsWriter::new(f.writer(), layout, &meta, &path)?;
         w.write(rows)?;
         w.finish()?;
-        f.commit().map_err(OutputError::io(&path))
+        f.commit().map_err(OutputError::io(&path))?;
+        // The checksum last: a part without one (a crash in between) is computed again.
+        let (_, sum) = fingerprint(&path).map_err(OutputError::io(&path))?;
+        let sum_path = checksum_path(&path);
+        atomic::write_bytes(&sum_path, format!("{sum}\n").as_bytes())
+            .map_err(OutputError::io(&sum_path))
     }
 
     /// Merge parts `0..count` into the Parquet file `out` (atomically) with `metadata` in
@@ -262,15 +289,17 @@ impl PartsDir {
             let file = File::open(&path).map_err(OutputError::io(&path))?;
             let fmt = OutputError::format(&path);
             let b = ParquetRecordBatchReaderBuilder::try_new(file).map_err(fmt)?;
-            // Every column but `dfen` (root 0), in file order: features then score.
+            // Every column but `dfen` or the base columns, in file order: features then
+            // score.
+            let lead = layout.leading_columns();
             let n_roots = b.parquet_schema().root_schema().get_fields().len();
-            if n_roots != layout.matrix_width() + 1 {
+            if n_roots != layout.matrix_width() + lead {
                 return Err(OutputError::Format {
                     path,
                     reason: "its columns differ from the output's".into(),
                 });
             }
-            let mask = ProjectionMask::roots(b.parquet_schema(), 1..n_roots);
+            let mask = ProjectionMask::roots(b.parquet_schema(), lead..n_roots);
             let reader = b
                 .with_projection(mask)
                 .with_batch_size(8192)
@@ -330,44 +359,32 @@ fn list_parts(dir: &Path) -> Result<BTreeMap<u64, PathBuf>, OutputError> {
     Ok(parts)
 }
 
-/// Remove temporary files an interrupted run left in `dir`.
-fn remove_temporaries(dir: &Path) -> Result<(), OutputError> {
-    for entry in std::fs::read_dir(dir).map_err(OutputError::io(dir))? {
-        let entry = entry.map_err(OutputError::io(dir))?;
-        if entry.file_name().to_str().is_some_and(atomic::is_temp_name) {
-            let p = entry.path();
-            std::fs::remove_file(&p).map_err(OutputError::io(&p))?;
-        }
-    }
-    Ok(())
+/// The checksum file of a part: `part-NNNNNNNN.sha256`.
+fn checksum_path(part: &Path) -> PathBuf {
+    part.with_extension("sha256")
 }
 
-/// Remove `<out>.tmp-<pid>` files of other processes: an interrupted merge's leftovers
-/// (only looked for when resuming, so a concurrent run's file is never at risk unless two
-/// runs write the same output, which is an error anyway).
-fn remove_stale_output_temporaries(out: &Path) -> Result<(), OutputError> {
-    let Some(name) = out.file_name().and_then(|n| n.to_str()) else {
-        return Ok(());
+/// Whether `part`'s bytes hash to the SHA-256 in its checksum file.
+fn checksum_matches(part: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(checksum_path(part)) else {
+        return false;
     };
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let Ok(entries) = std::fs::read_dir(parent) else {
-        return Ok(());
-    };
-    let prefix = format!("{name}.tmp-");
-    let own = std::process::id().to_string();
-    for entry in entries.flatten() {
-        let file_name = entry.file_name();
-        let Some(n) = file_name.to_str() else {
-            continue;
-        };
-        if let Some(pid) = n.strip_prefix(&prefix) {
-            if pid != own && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()) {
-                let p = entry.path();
-                std::fs::remove_file(&p).map_err(OutputError::io(&p))?;
-            }
+    fingerprint(part).is_ok_and(|(_, sum)| sum == text.trim())
+}
+
+/// Remove the parts, checksums and record of a parts folder (`--restart`), keeping the
+/// folder (and so the lock on it). Only the names this module writes are removed.
+fn clear_dir(dir: &Path) -> Result<(), OutputError> {
+    for entry in std::fs::read_dir(dir).map_err(OutputError::io(dir))? {
+        let entry = entry.map_err(OutputError::io(dir))?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let ours = name == "run.json"
+            || (name.starts_with("part-")
+                && (name.ends_with(".parquet") || name.ends_with(".sha256")));
+        if ours {
+            let p = entry.path();
+            std::fs::remove_file(&p).map_err(OutputError::io(&p))?;
         }
     }
     Ok(())

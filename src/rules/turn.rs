@@ -234,7 +234,7 @@ impl TurnGenerator {
 
     /// [`TurnGenerator::legal_paths_budgeted`], except that on exhaustion `out` receives the
     /// paths found so far that are legal whatever the rest of the walk holds: king captures
-    /// (always legal, rules.md §5) and paths spending every die of the pool (no path can
+    /// (always legal, docs/rules.md §5) and paths spending every die of the pool (no path can
     /// spend more, so they are of maximal cost). This is what a caller out of budget can
     /// still play; the subset is empty only when the budget ran out before the first such
     /// path.

@@ -1,37 +1,37 @@
 //! Training rows of self-play games: one row per position before each turn (the rolled
 //! position), with the game's result from the mover's view and the features of a schema.
 //!
-//! Parquet columns: `game_id` (Utf8), `ply` (UInt32, the turn index from 0), `dfen` (Utf8,
-//! canonical DFEN with the dice), `dice` (Utf8, the DFEN dice letters), `side` (Utf8, `w`
-//! or `b`), `result` (Float32: 1 the mover won, 0.5 draw, 0 the mover lost), then one Float32
-//! column per feature of the schema (from the mover's view); footer metadata
-//! `feature_schema`, `engine_version`, `ruleset`, `perspective`.
+//! The rows file of a shard is a shard of the training pipeline's schema v0
+//! (`crate::files::shard_v0`, docs/data-formats.md): `game_id`, `ply` (Int32, the turn
+//! number from 1), `fen` (six-field FEN without dice), `dice` (upper case), `side`, `result`
+//! (Float32: 1 the mover won, 0.5 draw, 0 the mover lost), then one Float32 column per
+//! feature of the schema (from the mover's view); footer keys `dicechess_training_schema`
+//! (`v0`), `feature_schema`, `engine_version`, `ruleset`, `perspective`, `columns`, on the
+//! Parquet footer and on the embedded Arrow schema.
 
 use super::GameRecord;
 use crate::board::{DfenError, Dice, Position};
 use crate::eval::features::FeatureSchema;
 use dicechess_kernels::Color;
 
-/// Rows of one or more games, column-wise.
+/// The six base columns of shard rows (schema v0), column-wise.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct RowBatch {
+pub struct BaseRows {
     /// Game id of each row.
     pub game_id: Vec<String>,
-    /// Turn index from 0.
-    pub ply: Vec<u32>,
-    /// Canonical DFEN of the rolled position.
-    pub dfen: Vec<String>,
-    /// The dice letters of the DFEN.
+    /// Turn number within the game, from 1.
+    pub ply: Vec<i32>,
+    /// Six-field FEN of the position before the turn (no dice).
+    pub fen: Vec<String>,
+    /// The rolled dice, upper case for both sides.
     pub dice: Vec<String>,
-    /// `w` or `b`.
+    /// `w` or `b`: the side to move.
     pub side: Vec<String>,
     /// The game's result from the mover's view (1, 0.5, 0).
     pub result: Vec<f32>,
-    /// Row-major features, `width` per row.
-    pub features: Vec<f32>,
 }
 
-impl RowBatch {
+impl BaseRows {
     /// Number of rows.
     pub fn len(&self) -> usize {
         self.ply.len()
@@ -42,14 +42,54 @@ impl RowBatch {
         self.ply.is_empty()
     }
 
-    /// Append another batch.
-    pub fn append(&mut self, mut o: RowBatch) {
+    /// Append another batch's rows.
+    pub fn append(&mut self, mut o: BaseRows) {
         self.game_id.append(&mut o.game_id);
         self.ply.append(&mut o.ply);
-        self.dfen.append(&mut o.dfen);
+        self.fen.append(&mut o.fen);
         self.dice.append(&mut o.dice);
         self.side.append(&mut o.side);
         self.result.append(&mut o.result);
+    }
+
+    /// Whether every column has the same length.
+    pub fn is_rectangular(&self) -> bool {
+        let n = self.len();
+        [
+            self.game_id.len(),
+            self.fen.len(),
+            self.dice.len(),
+            self.side.len(),
+            self.result.len(),
+        ]
+        .iter()
+        .all(|&l| l == n)
+    }
+}
+
+/// Rows of one or more games, column-wise.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RowBatch {
+    /// The base columns.
+    pub base: BaseRows,
+    /// Row-major features, `width` per row.
+    pub features: Vec<f32>,
+}
+
+impl RowBatch {
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.base.len()
+    }
+
+    /// Whether there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.base.is_empty()
+    }
+
+    /// Append another batch.
+    pub fn append(&mut self, mut o: RowBatch) {
+        self.base.append(o.base);
         self.features.append(&mut o.features);
     }
 
@@ -59,31 +99,35 @@ impl RowBatch {
         let w = schema.width();
         let n = game.turns.len();
         let mut b = RowBatch {
-            game_id: Vec::with_capacity(n),
-            ply: Vec::with_capacity(n),
-            dfen: Vec::with_capacity(n),
-            dice: Vec::with_capacity(n),
-            side: Vec::with_capacity(n),
-            result: Vec::with_capacity(n),
+            base: BaseRows {
+                game_id: Vec::with_capacity(n),
+                ply: Vec::with_capacity(n),
+                fen: Vec::with_capacity(n),
+                dice: Vec::with_capacity(n),
+                side: Vec::with_capacity(n),
+                result: Vec::with_capacity(n),
+            },
             features: vec![0.0; n * w],
+        };
+        let white_view = match game.result {
+            1 => 1.0,
+            -1 => 0.0,
+            _ => 0.5,
         };
         let mut pos = Position::from_dfen(&game.initial_dfen)?;
         for (i, t) in game.turns.iter().enumerate() {
-            let rolled = pos.with_dice(Dice::from_faces(&t.dice).unwrap_or(Dice::EMPTY));
+            let dice = Dice::from_faces(&t.dice).unwrap_or(Dice::EMPTY);
+            let rolled = pos.with_dice(dice);
             let mover = rolled.side_to_move();
-            let dfen = rolled.to_dfen();
-            b.dice
-                .push(dfen.split_whitespace().nth(6).unwrap_or("").to_owned());
-            b.dfen.push(dfen);
-            b.game_id.push(game.game_id.clone());
-            b.ply.push(i as u32);
-            b.side.push(mover.letter().to_string());
-            let white_view = match game.result {
-                1 => 1.0,
-                -1 => 0.0,
-                _ => 0.5,
-            };
-            b.result.push(if mover == Color::White {
+            let base = &mut b.base;
+            base.fen.push(rolled.with_dice(Dice::EMPTY).to_dfen());
+            base.dice.push(dice.letters(true));
+            base.game_id.push(game.game_id.clone());
+            // The pipeline counts turns from 1 ("as recorded"); a game longer than
+            // i32::MAX turns cannot be played (the turn cap is far lower).
+            base.ply.push(i32::try_from(i + 1).unwrap_or(i32::MAX));
+            base.side.push(mover.letter().to_string());
+            base.result.push(if mover == Color::White {
                 white_view
             } else {
                 1.0 - white_view
@@ -95,7 +139,7 @@ impl RowBatch {
     }
 }
 
-/// Write `rows` as a Parquet file at `dest` (temporary name + rename), one row group.
+/// Write `rows` as a v0 Parquet shard at `dest` (temporary name + rename), one row group.
 #[cfg(feature = "files")]
 pub fn write_rows_parquet(
     dest: &std::path::Path,
@@ -103,8 +147,9 @@ pub fn write_rows_parquet(
     schema: &dyn FeatureSchema,
 ) -> Result<(), crate::files::OutputError> {
     use crate::files::atomic::AtomicFile;
+    use crate::files::shard_v0::{base_arrays, base_fields, footer, with_metadata, SCHEMA_V0};
     use crate::files::{OutputError, ENGINE_VERSION};
-    use arrow_array::{ArrayRef, Float32Array, RecordBatch, StringArray, UInt32Array};
+    use arrow_array::{ArrayRef, Float32Array, RecordBatch};
     use arrow_schema::{DataType, Field, Schema};
     use parquet::arrow::ArrowWriter;
     use parquet::basic::Compression;
@@ -115,47 +160,34 @@ pub fn write_rows_parquet(
 
     let w = schema.width();
     let n = rows.len();
-    let mut fields = vec![
-        Field::new("game_id", DataType::Utf8, false),
-        Field::new("ply", DataType::UInt32, false),
-        Field::new("dfen", DataType::Utf8, false),
-        Field::new("dice", DataType::Utf8, false),
-        Field::new("side", DataType::Utf8, false),
-        Field::new("result", DataType::Float32, false),
-    ];
+    if !rows.base.is_rectangular() || rows.features.len() != n * w {
+        return Err(OutputError::Layout(format!(
+            "{n} rows with ragged base columns or {} feature values for width {w}",
+            rows.features.len()
+        )));
+    }
+    let meta = footer(SCHEMA_V0, schema.id(), schema.columns());
+    let mut fields = base_fields();
     fields.extend(
         schema
             .columns()
             .iter()
             .map(|c| Field::new(*c, DataType::Float32, false)),
     );
-    let arrow = Arc::new(Schema::new(fields));
-    let mut cols: Vec<ArrayRef> = vec![
-        Arc::new(StringArray::from_iter_values(&rows.game_id)),
-        Arc::new(UInt32Array::from(rows.ply.clone())),
-        Arc::new(StringArray::from_iter_values(&rows.dfen)),
-        Arc::new(StringArray::from_iter_values(&rows.dice)),
-        Arc::new(StringArray::from_iter_values(&rows.side)),
-        Arc::new(Float32Array::from(rows.result.clone())),
-    ];
+    let arrow = Arc::new(with_metadata(Schema::new(fields), &meta));
+    let mut cols: Vec<ArrayRef> = base_arrays(&rows.base);
     for c in 0..w {
         cols.push(Arc::new(Float32Array::from_iter_values(
             (0..n).map(|r| rows.features[r * w + c]),
         )));
     }
-    let meta = [
-        ("feature_schema", schema.id()),
-        ("engine_version", ENGINE_VERSION),
-        ("ruleset", super::shards::RULESET),
-        ("perspective", "side-to-move"),
-    ];
     let props = WriterProperties::builder()
         .set_compression(Compression::SNAPPY)
         .set_created_by(format!("dicechess {ENGINE_VERSION}"))
-        .set_column_dictionary_enabled(ColumnPath::from("dfen"), false)
+        .set_column_dictionary_enabled(ColumnPath::from("fen"), false)
         .set_key_value_metadata(Some(
             meta.iter()
-                .map(|(k, v)| KeyValue::new((*k).to_owned(), (*v).to_owned()))
+                .map(|(k, v)| KeyValue::new(k.clone(), v.clone()))
                 .collect(),
         ))
         .build();

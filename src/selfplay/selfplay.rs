@@ -90,6 +90,12 @@ pub enum SelfPlayError {
     /// Bad arguments or an output folder of another run.
     #[error("{0}")]
     Input(String),
+    /// The output folder's manifest (or a shard file it lists) is refused.
+    #[error("{0}")]
+    Manifest(#[from] super::shards::ManifestError),
+    /// Another run holds the output folder.
+    #[error("{0}")]
+    Locked(#[from] crate::files::lock::LockError),
     /// Anything else (I/O, a search error).
     #[error("{0}")]
     Other(String),
@@ -148,6 +154,9 @@ pub fn run_selfplay(
     let out = &cfg.out;
     std::fs::create_dir_all(out)
         .map_err(|e| SelfPlayError::Other(format!("{}: {e}", out.display())))?;
+    // Held until the run returns: a second run on this folder refuses instead of
+    // overwriting this one's shards and manifest.
+    let _lock = crate::files::lock::lock_dir(out)?;
     let shard_count = cfg.games.div_ceil(cfg.shard_games);
     let mut manifest = Manifest {
         format: MANIFEST_FORMAT.into(),
@@ -168,7 +177,7 @@ pub fn run_selfplay(
     };
     // Resume: keep the verified shards of the same run.
     let mut summary = SelfPlaySummary::default();
-    if let Some(old) = Manifest::read(out).map_err(SelfPlayError::Input)? {
+    if let Some(old) = Manifest::read(out)? {
         if let Some(d) = old.run_difference(&manifest) {
             return Err(SelfPlayError::Input(format!(
                 "{} holds a different self-play run ({d}); use another --out",
@@ -191,22 +200,16 @@ pub fn run_selfplay(
             if keep {
                 manifest.shards.push(s);
             } else {
+                // The names passed `Manifest::check`: they are this shard's own files in
+                // `out`, never a path elsewhere.
                 for name in s.files.keys() {
                     let _ = std::fs::remove_file(out.join(name));
                 }
             }
         }
     }
-    // Temporary files of a killed run.
-    if let Ok(rd) = std::fs::read_dir(out) {
-        for e in rd.flatten() {
-            if let Some(n) = e.file_name().to_str() {
-                if crate::files::atomic::is_temp_name(n) {
-                    let _ = std::fs::remove_file(e.path());
-                }
-            }
-        }
-    }
+    // Temporary files of a killed run are left alone: they are hidden, never read, and
+    // only their creator removes them (no guessing whose they are).
     summary.resumed_shards = manifest.shards.len() as u64;
     manifest.write(out).map_err(io_err(out))?;
 

@@ -18,8 +18,13 @@ pub const MANIFEST_FORMAT: &str = "dicechess-selfplay-v1";
 /// The manifest's file name inside the output folder.
 pub const MANIFEST_NAME: &str = "manifest.json";
 
-/// The rule set written into the manifest and the Parquet footer (`ruleset`).
-pub const RULESET: &str = "dicechess-rules-v1";
+/// The rule set written into the manifest and the Parquet footer (`ruleset`): the name the
+/// training pipeline's readers require for standard Dice Chess.
+pub const RULESET: &str = "standard-dicechess-v1";
+
+/// Largest `manifest.json` read (a run of a million shards fits in a few hundred MiB; the
+/// bound only stops a planted endless file).
+const MAX_MANIFEST_BYTES: u64 = 1 << 30;
 
 /// The file stem of shard `k`: `shard-00042`.
 pub fn shard_stem(k: u64) -> String {
@@ -36,19 +41,160 @@ pub fn rows_file(k: u64) -> String {
     format!("{}.rows.parquet", shard_stem(k))
 }
 
-/// Lower-case hex SHA-256 of a file.
-pub fn sha256_file(path: &Path) -> std::io::Result<String> {
-    let mut f = std::fs::File::open(path)?;
+/// Why a manifest, or a shard file it lists, is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    /// A file could not be read, written or renamed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// `manifest.json` is not a manifest (bad JSON or missing fields).
+    #[error("{path}: not a self-play manifest: {reason}")]
+    Json {
+        /// The manifest.
+        path: PathBuf,
+        /// The parser's message.
+        reason: String,
+    },
+    /// `format` names another format.
+    #[error("{path}: format {found:?}, expected {MANIFEST_FORMAT:?}")]
+    Format {
+        /// The manifest.
+        path: PathBuf,
+        /// The value found.
+        found: String,
+    },
+    /// The run's own numbers disagree (games, games per shard, shard count, slice).
+    #[error("{path}: {reason}")]
+    Inconsistent {
+        /// The manifest.
+        path: PathBuf,
+        /// What disagrees.
+        reason: String,
+    },
+    /// A shard entry lists a file name the engine does not write for that shard.
+    #[error("{path}: shard {index} lists the file {name:?}; a shard's files are exactly {games:?} and {rows:?}")]
+    FileName {
+        /// The manifest.
+        path: PathBuf,
+        /// The shard index.
+        index: u64,
+        /// The name found.
+        name: String,
+        /// The games file the engine writes for this shard.
+        games: String,
+        /// The rows file the engine writes for this shard.
+        rows: String,
+    },
+    /// A shard entry's index, first game or game count does not fit the run.
+    #[error("{path}: shard {index}: {reason}")]
+    Shard {
+        /// The manifest.
+        path: PathBuf,
+        /// The shard index.
+        index: u64,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A listed file is a symlink, device, pipe or folder, not a regular file.
+    #[error("{path}: not a regular file (symlinks, devices and folders are refused)")]
+    NotRegular {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A listed file's bytes do not have the recorded SHA-256.
+    #[error("{path}: SHA-256 {actual} differs from the manifest's {expected}")]
+    Digest {
+        /// The file.
+        path: PathBuf,
+        /// The manifest's digest.
+        expected: String,
+        /// The file's digest.
+        actual: String,
+    },
+    /// Two folders hold different runs.
+    #[error("{a} and {b} are different runs: {difference}")]
+    DifferentRuns {
+        /// The first folder.
+        a: PathBuf,
+        /// The other folder.
+        b: PathBuf,
+        /// The first difference.
+        difference: String,
+    },
+    /// Two folders hold the same shard.
+    #[error("shard {index} is in both {a} and {b}")]
+    DuplicateShard {
+        /// The shard index.
+        index: u64,
+        /// The first folder.
+        a: PathBuf,
+        /// The other folder.
+        b: PathBuf,
+    },
+    /// No folders given.
+    #[error("nothing to merge")]
+    Empty,
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ManifestError + '_ {
+    move |source| ManifestError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// Open `path` for reading only if it is a regular file: a symlink (checked without
+/// following it), device, pipe or folder is refused, and the opened handle is checked
+/// again, so a file swapped in between is refused too.
+pub fn open_regular(path: &Path) -> Result<std::fs::File, ManifestError> {
+    let meta = std::fs::symlink_metadata(path).map_err(io_error(path))?;
+    if !meta.file_type().is_file() {
+        return Err(ManifestError::NotRegular {
+            path: path.to_owned(),
+        });
+    }
+    let f = std::fs::File::open(path).map_err(io_error(path))?;
+    if !f.metadata().map_err(io_error(path))?.is_file() {
+        return Err(ManifestError::NotRegular {
+            path: path.to_owned(),
+        });
+    }
+    Ok(f)
+}
+
+/// Lower-case hex of a finished SHA-256.
+fn hex(h: Sha256) -> String {
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Lower-case hex SHA-256 of everything `r` yields, each block also passed to `sink`.
+fn hash_stream(
+    r: &mut impl Read,
+    mut sink: impl FnMut(&[u8]) -> std::io::Result<()>,
+) -> std::io::Result<String> {
     let mut h = Sha256::new();
     let mut buf = vec![0u8; 1 << 16];
     loop {
-        let n = f.read(&mut buf)?;
-        if n == 0 {
-            break;
-        }
+        let n = match r.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
         h.update(&buf[..n]);
+        sink(&buf[..n])?;
     }
-    Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    Ok(hex(h))
+}
+
+/// Lower-case hex SHA-256 of a file the engine just wrote.
+pub fn sha256_file(path: &Path) -> std::io::Result<String> {
+    hash_stream(&mut std::fs::File::open(path)?, |_| Ok(()))
 }
 
 /// One deterministic slice of a run: shard `k` belongs to it iff `k % count == index`.
@@ -167,23 +313,87 @@ pub struct ShardEntry {
 }
 
 impl ShardEntry {
-    /// Whether every file is in `dir` with the recorded digest.
-    pub fn verify(&self, dir: &Path) -> Result<(), String> {
-        if self.files.is_empty() {
-            return Err(format!("shard {} lists no files", self.index));
+    /// Check that the entry's file names are exactly the ones the engine writes for its
+    /// index and that each digest is 64 lower-case hex digits. `manifest` names the file in
+    /// errors.
+    pub fn check_names(&self, manifest: &Path) -> Result<(), ManifestError> {
+        let (games, rows) = (games_file(self.index), rows_file(self.index));
+        for (name, digest) in &self.files {
+            if *name != games && *name != rows {
+                return Err(ManifestError::FileName {
+                    path: manifest.to_owned(),
+                    index: self.index,
+                    name: name.clone(),
+                    games,
+                    rows,
+                });
+            }
+            if digest.len() != 64
+                || !digest
+                    .bytes()
+                    .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+            {
+                return Err(ManifestError::Shard {
+                    path: manifest.to_owned(),
+                    index: self.index,
+                    reason: format!("the SHA-256 of {name} is not 64 lower-case hex digits"),
+                });
+            }
         }
+        if self.files.len() != 2 {
+            return Err(ManifestError::Shard {
+                path: manifest.to_owned(),
+                index: self.index,
+                reason: format!(
+                    "lists {} file(s); a shard has {games} and {rows}",
+                    self.files.len()
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether every file is a regular file in `dir` with the recorded digest. Call only on
+    /// entries whose names passed [`ShardEntry::check_names`] (every read manifest's do).
+    pub fn verify(&self, dir: &Path) -> Result<(), ManifestError> {
         for (name, want) in &self.files {
             let p = dir.join(name);
-            match sha256_file(&p) {
-                Ok(got) if &got == want => {}
-                Ok(got) => {
-                    return Err(format!(
-                        "{}: SHA-256 {got} differs from the manifest's {want}",
-                        p.display()
-                    ))
-                }
-                Err(e) => return Err(format!("{}: {e}", p.display())),
+            let got = hash_stream(&mut open_regular(&p)?, |_| Ok(())).map_err(io_error(&p))?;
+            if &got != want {
+                return Err(ManifestError::Digest {
+                    path: p,
+                    expected: want.clone(),
+                    actual: got,
+                });
             }
+        }
+        Ok(())
+    }
+
+    /// Copy the shard's files from `from` into `to`, hashing the very bytes copied: each file
+    /// is written to a temporary name and renamed into place only when its digest matches.
+    #[cfg(feature = "files")]
+    pub fn copy_verified(&self, from: &Path, to: &Path) -> Result<(), ManifestError> {
+        use std::io::Write;
+        for (name, want) in &self.files {
+            let (src, dst) = (from.join(name), to.join(name));
+            let mut input = open_regular(&src)?;
+            let mut out = crate::files::atomic::AtomicFile::create(&dst).map_err(io_error(&dst))?;
+            let got = hash_stream(&mut input, |b| out.writer().write_all(b)).map_err(|source| {
+                ManifestError::Io {
+                    path: src.clone(),
+                    source,
+                }
+            })?;
+            if &got != want {
+                // Dropping `out` removes the temporary file.
+                return Err(ManifestError::Digest {
+                    path: src,
+                    expected: want.clone(),
+                    actual: got,
+                });
+            }
+            out.commit().map_err(io_error(&dst))?;
         }
         Ok(())
     }
@@ -232,24 +442,105 @@ impl Manifest {
         dir.join(MANIFEST_NAME)
     }
 
-    /// Read `dir`'s manifest; `Ok(None)` when there is none.
-    pub fn read(dir: &Path) -> Result<Option<Manifest>, String> {
+    /// Read `dir`'s manifest; `Ok(None)` when there is none. The manifest is checked
+    /// ([`Manifest::check`]) before it is returned, so every file name in it is one the
+    /// engine writes.
+    pub fn read(dir: &Path) -> Result<Option<Manifest>, ManifestError> {
         let p = Manifest::path(dir);
-        let text = match std::fs::read_to_string(&p) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(format!("{}: {e}", p.display())),
+        let file = match open_regular(&p) {
+            Ok(f) => f,
+            Err(ManifestError::Io { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                return Ok(None)
+            }
+            Err(e) => return Err(e),
         };
-        let m: Manifest =
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?;
-        if m.format != MANIFEST_FORMAT {
-            return Err(format!(
-                "{}: format {:?}, expected {MANIFEST_FORMAT:?}",
-                p.display(),
-                m.format
-            ));
+        let mut text = String::new();
+        file.take(MAX_MANIFEST_BYTES + 1)
+            .read_to_string(&mut text)
+            .map_err(io_error(&p))?;
+        if text.len() as u64 > MAX_MANIFEST_BYTES {
+            return Err(ManifestError::Inconsistent {
+                path: p,
+                reason: format!("larger than {MAX_MANIFEST_BYTES} bytes"),
+            });
         }
+        let m: Manifest = serde_json::from_str(&text).map_err(|e| ManifestError::Json {
+            path: p.clone(),
+            reason: e.to_string(),
+        })?;
+        m.check(&p)?;
         Ok(Some(m))
+    }
+
+    /// Check what a manifest read from `path` claims: its format, that games, games per
+    /// shard and shard count agree, that every shard index is in the run (and in the
+    /// slice), once, with the right first game and game count, and that every file name is
+    /// exactly the one the engine writes for that shard.
+    pub fn check(&self, path: &Path) -> Result<(), ManifestError> {
+        let bad = |reason: String| ManifestError::Inconsistent {
+            path: path.to_owned(),
+            reason,
+        };
+        if self.format != MANIFEST_FORMAT {
+            return Err(ManifestError::Format {
+                path: path.to_owned(),
+                found: self.format.clone(),
+            });
+        }
+        if self.shard_games == 0 {
+            return Err(bad("shardGames is 0".into()));
+        }
+        if self.shard_count != self.games.div_ceil(self.shard_games) {
+            return Err(bad(format!(
+                "shardCount {} does not match {} games in shards of {}",
+                self.shard_count, self.games, self.shard_games
+            )));
+        }
+        let slice = match &self.slice {
+            None => Slice::ALL,
+            Some(text) => Slice::parse(text).map_err(|e| bad(format!("slice {e}")))?,
+        };
+        let mut seen = std::collections::BTreeSet::new();
+        for s in &self.shards {
+            let shard = |reason: String| ManifestError::Shard {
+                path: path.to_owned(),
+                index: s.index,
+                reason,
+            };
+            if s.index >= self.shard_count {
+                return Err(shard(format!(
+                    "the run has only {} shard(s)",
+                    self.shard_count
+                )));
+            }
+            if !slice.holds(s.index) {
+                return Err(shard(format!(
+                    "not in slice {}",
+                    self.slice.as_deref().unwrap_or("all")
+                )));
+            }
+            if !seen.insert(s.index) {
+                return Err(shard("listed twice".into()));
+            }
+            if s.first_game != s.index * self.shard_games {
+                return Err(shard(format!(
+                    "firstGame {} should be {}",
+                    s.first_game,
+                    s.index * self.shard_games
+                )));
+            }
+            if s.counts.games != self.games_in_shard(s.index) {
+                return Err(shard(format!(
+                    "holds {} game(s), the run puts {} there",
+                    s.counts.games,
+                    self.games_in_shard(s.index)
+                )));
+            }
+            s.check_names(path)?;
+        }
+        Ok(())
     }
 
     /// Write the manifest into `dir` atomically (shards sorted by index).
@@ -310,45 +601,40 @@ impl Manifest {
 }
 
 /// Combine the manifests of slices (or partial runs) of one run: they must agree on the run
-/// (games count included) and hold no shard twice. The result holds every shard, with no
-/// slice label.
-pub fn merge_manifests(parts: &[(PathBuf, Manifest)]) -> Result<Manifest, String> {
+/// (games count included), each must pass [`Manifest::check`], and no shard may be held
+/// twice. The result holds every shard, with no slice label.
+pub fn merge_manifests(parts: &[(PathBuf, Manifest)]) -> Result<Manifest, ManifestError> {
     let Some((first_dir, first)) = parts.first() else {
-        return Err("nothing to merge".into());
+        return Err(ManifestError::Empty);
     };
     let mut out = first.clone();
     out.slice = None;
     out.shards.clear();
     let mut owner: BTreeMap<u64, &Path> = BTreeMap::new();
     for (dir, m) in parts {
-        if let Some(d) = first.run_difference(m) {
-            return Err(format!(
-                "{} and {} are different runs: {d}",
-                first_dir.display(),
-                dir.display()
-            ));
-        }
-        if m.games != first.games {
-            return Err(format!(
-                "{} and {} are different runs: games {} vs {}",
-                first_dir.display(),
-                dir.display(),
-                first.games,
-                m.games
-            ));
+        m.check(&Manifest::path(dir))?;
+        let difference = first.run_difference(m).or_else(|| {
+            (m.games != first.games).then(|| format!("games {} vs {}", first.games, m.games))
+        });
+        if let Some(difference) = difference {
+            return Err(ManifestError::DifferentRuns {
+                a: first_dir.clone(),
+                b: dir.clone(),
+                difference,
+            });
         }
         for s in &m.shards {
             if let Some(prev) = owner.insert(s.index, dir) {
-                return Err(format!(
-                    "shard {} is in both {} and {}",
-                    s.index,
-                    prev.display(),
-                    dir.display()
-                ));
+                return Err(ManifestError::DuplicateShard {
+                    index: s.index,
+                    a: prev.to_owned(),
+                    b: dir.clone(),
+                });
             }
             out.shards.push(s.clone());
         }
     }
     out.shards.sort_by_key(|s| s.index);
+    out.check(&Manifest::path(first_dir))?;
     Ok(out)
 }

@@ -52,9 +52,11 @@ pub enum ModelError {
         /// The field's JSON name.
         field: &'static str,
     },
-    /// `modelSha256` is not 64 hexadecimal digits.
-    #[error("manifest field modelSha256 must be 64 hexadecimal digits, got {value:?}")]
+    /// `modelSha256` (or `modelDataSha256`) is not 64 hexadecimal digits.
+    #[error("manifest field {field} must be 64 hexadecimal digits, got {value:?}")]
     Sha256Format {
+        /// The field's JSON name.
+        field: &'static str,
         /// The value found.
         value: String,
     },
@@ -130,8 +132,48 @@ pub enum ModelError {
         /// The file's digest (lower case).
         actual: String,
     },
+    /// A package file is not a regular file (a device, pipe or folder, directly or through
+    /// a symlink).
+    #[error("{path} is not a regular file; a model package holds plain files")]
+    NotRegular {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A package file is larger than the engine reads.
+    #[error("{path} is larger than {limit} bytes")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The bound.
+        limit: u64,
+    },
+    /// `model.onnx` is not a protobuf the engine can walk for external data.
+    #[error("{0}")]
+    Wire(#[from] super::external_data::WireError),
+    /// A tensor keeps its data in a file other than `model.onnx.data`.
+    #[error("model.onnx stores tensor {tensor:?} in {location:?}; the engine reads external data only from model.onnx.data beside model.onnx. Fix: re-export with the weights saved to model.onnx.data (torch's default) or embedded in model.onnx")]
+    ExternalDataLocation {
+        /// The tensor's name.
+        tensor: String,
+        /// The location it names.
+        location: String,
+    },
+    /// The model keeps its weights in `model.onnx.data` but the manifest does not cover it.
+    #[error("model.onnx keeps its weights in model.onnx.data, which the manifest's digests do not cover. Fix: add \"modelDataSha256\": \"{actual}\" (the SHA-256 of model.onnx.data) to manifest.json, or re-export with the weights embedded in model.onnx")]
+    ExternalDataUndeclared {
+        /// The SHA-256 of the side file as found.
+        actual: String,
+    },
+    /// The SHA-256 of model.onnx.data differs from `modelDataSha256`.
+    #[error("model.onnx.data digest mismatch: manifest field modelDataSha256 is {expected} but the file's SHA-256 is {actual}")]
+    DataDigest {
+        /// The manifest's digest (lower case).
+        expected: String,
+        /// The file's digest (lower case).
+        actual: String,
+    },
     /// The ONNX Runtime library was not found or could not be loaded.
-    #[error("ONNX Runtime not available: {detail}. Set ORT_DYLIB_PATH to libonnxruntime.so.1.32.0, or run `bash .ci/install-onnxruntime` (installs it under .tools/onnxruntime)")]
+    #[error("ONNX Runtime not available: {detail}. Set ORT_DYLIB_PATH to libonnxruntime.so.1.32.0 (`bash .ci/install-onnxruntime` installs it under .tools/onnxruntime and prints that path), or put the library beside the executable")]
     RuntimeMissing {
         /// What was tried and what failed.
         detail: String,

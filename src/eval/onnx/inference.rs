@@ -42,7 +42,13 @@ impl ModelCore {
             output_name: manifest.output_name.clone(),
             feature_count: manifest.feature_count,
         };
-        let pool = SessionPool::new(package.model_bytes().clone(), contract)?;
+        let pool = SessionPool::with_external_data(
+            package.model_bytes().clone(),
+            package
+                .external_data()
+                .map(|d| (super::package::DATA_FILE.to_owned(), d.clone())),
+            contract,
+        )?;
         Ok(ModelCore {
             package,
             schema,

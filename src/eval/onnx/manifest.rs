@@ -6,6 +6,7 @@
 //!
 //! 1. the bytes are a JSON object; `manifestVersion` is `"1.0.0"` or `"1.1.0"`;
 //! 2. fields present, typed and non-blank: `modelId`, `modelSha256` (64 hex digits),
+//!    `modelDataSha256` (optional, 64 hex digits: the side file `model.onnx.data`),
 //!    `modelRole` (required in 1.1.0, refused in 1.0.0), `featureSchema`, `featureCount`
 //!    (a whole number: `13` and `13.0` both accepted), `inputName` / `outputName` (optional,
 //!    default `input` / `output`), `perspective` (required in 1.1.0), `engineCompatibility`;
@@ -234,6 +235,10 @@ pub struct Manifest {
     pub model_id: String,
     /// `modelSha256`, lower case.
     pub model_sha256: String,
+    /// `modelDataSha256`, lower case: the SHA-256 of `model.onnx.data` when the model keeps
+    /// its weights there (optional; required by the package loader exactly when the model
+    /// names external data).
+    pub model_data_sha256: Option<String>,
     /// `modelRole` (position-value when a 1.0.0 manifest has none).
     pub model_role: Role,
     /// `featureSchema`, a known schema id.
@@ -261,6 +266,7 @@ impl fmt::Debug for Manifest {
             .field("manifest_version", &self.manifest_version)
             .field("model_id", &self.model_id)
             .field("model_sha256", &self.model_sha256)
+            .field("model_data_sha256", &self.model_data_sha256)
             .field("model_role", &self.model_role)
             .field("feature_schema", &self.feature_schema)
             .field("feature_count", &self.feature_count)
@@ -307,12 +313,11 @@ impl Manifest {
         // 2. Required fields present, typed, non-blank.
         let model_id = f.required_str("modelId")?.to_string();
         let sha = f.required_str("modelSha256")?;
-        if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(ModelError::Sha256Format {
-                value: truncate(sha),
-            });
-        }
-        let model_sha256 = sha.to_ascii_lowercase();
+        let model_sha256 = sha256_field("modelSha256", sha)?;
+        let model_data_sha256 = f
+            .optional_str("modelDataSha256")?
+            .map(|s| sha256_field("modelDataSha256", s))
+            .transpose()?;
         let role_name = match (v11, f.get("modelRole")) {
             (true, _) => Some(f.required_str("modelRole")?),
             (false, None) => None,
@@ -399,6 +404,7 @@ impl Manifest {
             manifest_version,
             model_id,
             model_sha256,
+            model_data_sha256,
             model_role,
             feature_schema: schema.id().to_string(),
             feature_count: feature_count as usize,
@@ -419,6 +425,17 @@ impl Manifest {
 }
 
 /// Field access with `null` read as absent.
+/// A 64-hex-digit digest field, lower-cased.
+fn sha256_field(field: &'static str, value: &str) -> Result<String, ModelError> {
+    if value.len() != 64 || !value.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(ModelError::Sha256Format {
+            field,
+            value: truncate(value),
+        });
+    }
+    Ok(value.to_ascii_lowercase())
+}
+
 struct Fields<'a>(&'a Map<String, Value>);
 
 impl<'a> Fields<'a> {

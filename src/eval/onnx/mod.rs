@@ -4,11 +4,12 @@
 //!   in the documented order, the role the loading seam needs, the model's SHA-256. Pure
 //!   Rust: available without the `onnx` feature.
 //! * With the `onnx` feature (default): the runtime ([`runtime`], loaded at run time from
-//!   `ORT_DYLIB_PATH` or `.tools/onnxruntime`, see `.ci/install-onnxruntime`), graph-checked
+//!   `ORT_DYLIB_PATH` or beside the executable, see `.ci/install-onnxruntime`), graph-checked
 //!   session pools, [`FeatureModel`] (a [`BatchEvaluator`](crate::eval::BatchEvaluator) for
 //!   position-value models) and [`CollapseModel`] (chance-collapse models).
 
 mod error;
+pub mod external_data;
 mod manifest;
 mod package;
 
@@ -28,7 +29,10 @@ pub use manifest::{
     Calibration, Comparator, EngineRequirement, EngineVersion, Manifest, ManifestVersion, Role,
     DEFAULT_INPUT_NAME, DEFAULT_OUTPUT_NAME, ENGINE_VERSION, SIDE_TO_MOVE,
 };
-pub use package::{sha256_hex, ModelPackage, MANIFEST_FILE, MODEL_FILE};
+pub use package::{
+    sha256_hex, ModelPackage, DATA_FILE, MANIFEST_FILE, MAX_DATA_BYTES, MAX_MANIFEST_BYTES,
+    MAX_MODEL_BYTES, MODEL_FILE,
+};
 
 #[cfg(feature = "onnx")]
 pub use collapse_model::CollapseModel;

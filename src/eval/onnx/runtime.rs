@@ -1,25 +1,31 @@
 //! Finding and initialising the ONNX Runtime library, once per process (docs/building.md: the
 //! `onnxruntime==1.32.0` PyPI wheel's `libonnxruntime.so.1.32.0`, loaded at run time).
 //!
-//! Where the library is looked for, first hit wins:
+//! Where the library is looked for, and nowhere else:
 //! 1. `ORT_DYLIB_PATH` (when set and non-empty, it is the only place tried);
-//! 2. `.tools/onnxruntime/onnxruntime/capi/libonnxruntime.so.1.32.0` under the folder of the
-//!    running executable or any folder above it (a binary or test under `target/` finds the
-//!    repository's copy), then under the current directory, then under the repository this
-//!    crate was built from. `bash .ci/install-onnxruntime` installs it there.
+//! 2. else `libonnxruntime.so.1.32.0` in the folder of the running executable.
+//!
+//! Why so narrow: loading a shared library runs its code. The current directory, the folders
+//! above the executable and the build tree are places other people can write to (a cloned
+//! repository, a shared scratch folder), so a library planted there must never be loaded.
+//! `bash .ci/install-onnxruntime` installs the library and prints the path to export.
 
 use super::error::ModelError;
 use ort::environment::Environment;
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
 /// The runtime version the engine is built and tested against.
 pub const RUNTIME_VERSION: &str = "1.32.0";
 
-/// The library's path relative to the folder that holds `.tools`.
+/// The library's path relative to the folder that holds `.tools` (where
+/// `.ci/install-onnxruntime` installs it; export that path as `ORT_DYLIB_PATH`).
 pub const RUNTIME_RELATIVE_PATH: &str =
     ".tools/onnxruntime/onnxruntime/capi/libonnxruntime.so.1.32.0";
+
+/// The library's file name, looked for beside the executable.
+pub const RUNTIME_FILE_NAME: &str = "libonnxruntime.so.1.32.0";
 
 static ENVIRONMENT: OnceLock<Environment> = OnceLock::new();
 static INIT: Mutex<()> = Mutex::new(());
@@ -82,27 +88,14 @@ fn locate(ort_dylib_path: Option<OsString>, candidates: &[PathBuf]) -> Result<Pa
         })
 }
 
-/// The default places, in search order.
+/// The default place: the library beside the running executable (never the current
+/// directory or the build tree).
 fn candidate_paths() -> Vec<PathBuf> {
-    let mut roots: Vec<PathBuf> = Vec::new();
-    if let Some(dir) = std::env::current_exe()
+    std::env::current_exe()
         .ok()
-        .and_then(|e| e.parent().map(Path::to_path_buf))
-    {
-        roots.extend(dir.ancestors().map(Path::to_path_buf));
-    }
-    if let Ok(dir) = std::env::current_dir() {
-        roots.push(dir);
-    }
-    roots.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")));
-    let mut out: Vec<PathBuf> = Vec::new();
-    for root in roots {
-        let p = root.join(RUNTIME_RELATIVE_PATH);
-        if !out.contains(&p) {
-            out.push(p);
-        }
-    }
-    out
+        .and_then(|e| e.parent().map(|d| d.join(RUNTIME_FILE_NAME)))
+        .into_iter()
+        .collect()
 }
 
 #[cfg(test)]
@@ -121,6 +114,25 @@ mod tests {
             assert!(msg.contains("ORT_DYLIB_PATH"), "{msg}");
             assert!(msg.contains(".ci/install-onnxruntime"), "{msg}");
             assert!(msg.contains("/nonexistent/"), "{msg}");
+        }
+    }
+
+    #[test]
+    fn only_the_executables_folder_is_searched() {
+        let exe_dir = std::env::current_exe()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .to_path_buf();
+        let candidates = candidate_paths();
+        assert_eq!(candidates, vec![exe_dir.join(RUNTIME_FILE_NAME)]);
+        let cwd = std::env::current_dir().unwrap();
+        for c in &candidates {
+            assert!(
+                c.parent() != Some(cwd.as_path()) || cwd == exe_dir,
+                "{c:?} is in the current directory"
+            );
+            assert!(!c.starts_with(env!("CARGO_MANIFEST_DIR")) || c.starts_with(&exe_dir));
         }
     }
 

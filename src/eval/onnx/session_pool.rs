@@ -133,6 +133,9 @@ fn check_outlets(
 /// Sessions of one model, created on demand (one per concurrent caller) and reused.
 pub struct SessionPool {
     model: Arc<[u8]>,
+    /// The external-data file the model names and its bytes (checked with the package),
+    /// handed to the runtime from memory: the runtime never opens a path itself.
+    external: Option<(String, Arc<[u8]>)>,
     contract: GraphContract,
     idle: Mutex<Vec<Session>>,
 }
@@ -141,8 +144,19 @@ impl SessionPool {
     /// A pool for `model` that checks every session against `contract`. Opens and checks
     /// one session now, so a bad graph or a missing runtime fails at load time.
     pub fn new(model: Arc<[u8]>, contract: GraphContract) -> Result<SessionPool, ModelError> {
+        SessionPool::with_external_data(model, None, contract)
+    }
+
+    /// A pool for `model` whose tensors live in the external-data file `external.0`, given
+    /// as bytes `external.1` (see [`ModelPackage::external_data`](super::ModelPackage)).
+    pub fn with_external_data(
+        model: Arc<[u8]>,
+        external: Option<(String, Arc<[u8]>)>,
+        contract: GraphContract,
+    ) -> Result<SessionPool, ModelError> {
         let pool = SessionPool {
             model,
+            external,
             contract,
             idle: Mutex::new(Vec::new()),
         };
@@ -221,8 +235,13 @@ impl SessionPool {
     fn open(&self) -> Result<Session, ModelError> {
         let env = runtime::environment()?;
         let err = |e: String| ModelError::Session(e);
-        let session = Session::builder(env)
-            .map_err(|e| err(e.to_string()))?
+        let mut builder = Session::builder(env).map_err(|e| err(e.to_string()))?;
+        if let Some((name, bytes)) = &self.external {
+            builder = builder
+                .with_external_initializer_file_in_memory(name, bytes.clone())
+                .map_err(|e| err(e.to_string()))?;
+        }
+        let session = builder
             .with_optimization_level(GraphOptimizationLevel::Level3)
             .map_err(|e| err(e.to_string()))?
             .with_intra_threads(1)

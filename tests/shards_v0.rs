@@ -1,0 +1,353 @@
+//! Shards the training pipeline reads without conversion (schema v0, docs/data-formats.md):
+//! self-play rows shards and `eval`'s enrichment of a v0 shard, checked twice — with the
+//! parquet crate here, and with pyarrow by `tests/python/check_shard.py`, which mirrors the
+//! pipeline's own readers (`schema.py`: `read_shard`, `read_enriched_shard`).
+//!
+//! The pyarrow half needs a Python with pyarrow: `DICECHESS_PYTHON` (set by `.ci/test-all`
+//! through `.ci/install-python-tools`; when it is set, a missing pyarrow is a failure), else
+//! `.tools/pyenv/bin/python`, else `python3`. Only when none of them has pyarrow does that
+//! half print why and skip.
+#![cfg(feature = "files")]
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float32Type, Int32Type};
+use arrow_array::{Array, RecordBatch};
+use dicechess::batch::PositionBatch;
+use dicechess::board::Position;
+use dicechess::eval::features::{schema, Perspective};
+use dicechess::files::parquet_out::{Layout, ParquetRowsWriter, Rows};
+use dicechess::files::shard_v0::{footer, BaseRows, SCHEMA_V0};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp_dir(name: &str) -> Scratch {
+    let d = std::env::temp_dir().join(format!("dicechess-v0-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    Scratch(d)
+}
+
+fn dicechess(args: &[&str]) -> (bool, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_dicechess"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.success(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn selfplay(out: &Path, features: &str) {
+    let (ok, err) = dicechess(&[
+        "selfplay",
+        "--games",
+        "6",
+        "--shard-games",
+        "3",
+        "--seed",
+        "3",
+        "--threads",
+        "1",
+        "--features",
+        features,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+}
+
+/// Every row of a Parquet file, and its embedded Arrow schema's metadata.
+fn read(path: &Path) -> (Vec<RecordBatch>, HashMap<String, String>) {
+    let b = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(path).unwrap()).unwrap();
+    let meta = b
+        .schema()
+        .metadata()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    (b.build().unwrap().map(|r| r.unwrap()).collect(), meta)
+}
+
+fn strings(batches: &[RecordBatch], name: &str) -> Vec<String> {
+    batches
+        .iter()
+        .flat_map(|b| {
+            let c = b.column_by_name(name).unwrap().as_string::<i32>().clone();
+            (0..c.len()).map(move |i| c.value(i).to_owned())
+        })
+        .collect()
+}
+
+fn floats(batches: &[RecordBatch], name: &str) -> Vec<f32> {
+    batches
+        .iter()
+        .flat_map(|b| {
+            let c = b.column_by_name(name).unwrap();
+            c.as_primitive::<Float32Type>().values().to_vec()
+        })
+        .collect()
+}
+
+#[test]
+fn eval_of_a_v0_shard_writes_its_base_columns_through_as_an_enriched_shard() {
+    let d = temp_dir("enrich");
+    let run = d.0.join("run");
+    selfplay(&run, "rich-9-v1");
+    let shard = run.join("shard-00000.rows.parquet");
+    let out = d.0.join("enriched.parquet");
+    let (ok, err) = dicechess(&[
+        "eval",
+        shard.to_str().unwrap(),
+        "--features",
+        "kcp-13",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let (input, _) = read(&shard);
+    let (output, meta) = read(&out);
+    for name in ["game_id", "fen", "dice", "side"] {
+        assert_eq!(strings(&input, name), strings(&output, name), "{name}");
+    }
+    assert_eq!(floats(&input, "result"), floats(&output, "result"));
+    let plies = |b: &[RecordBatch]| -> Vec<i32> {
+        b.iter()
+            .flat_map(|b| {
+                let c = b.column_by_name("ply").unwrap();
+                c.as_primitive::<Int32Type>().values().to_vec()
+            })
+            .collect()
+    };
+    assert_eq!(plies(&input), plies(&output));
+    let kcp = schema("kcp-13").unwrap();
+    let names: Vec<String> = output[0]
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
+    let mut want: Vec<String> = ["game_id", "ply", "fen", "dice", "side", "result"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    want.extend(kcp.columns().iter().map(|s| s.to_string()));
+    assert_eq!(
+        names, want,
+        "the pipeline needs exactly the features after the base"
+    );
+    assert_eq!(meta["dicechess_training_schema"], "v0-enriched");
+    assert_eq!(meta["feature_schema"], "kcp-13");
+    assert_eq!(meta["ruleset"], "standard-dicechess-v1");
+    assert_eq!(meta["perspective"], "side-to-move");
+    assert_eq!(meta["columns"], kcp.columns().join(","));
+    // The features are those of fen + dice, from the mover's view.
+    let positions: Vec<Position> = strings(&input, "fen")
+        .iter()
+        .zip(strings(&input, "dice"))
+        .map(|(f, dice)| Position::from_dfen(&format!("{f} {dice}")).unwrap())
+        .collect();
+    let want = kcp.extract(
+        &PositionBatch::from_positions(&positions),
+        Perspective::SideToMove,
+    );
+    for (c, name) in kcp.columns().iter().enumerate() {
+        let got = floats(&output, name);
+        let exp: Vec<f32> = want.column(c).to_vec();
+        assert_eq!(
+            got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            exp.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            "{name}"
+        );
+    }
+}
+
+/// A v0 shard with one row whose `side` contradicts its FEN and one with a bad result.
+fn write_v0_with_bad_rows(path: &Path) {
+    let base = BaseRows {
+        game_id: vec!["g".into(); 3],
+        ply: vec![1, 2, 3],
+        fen: vec![
+            "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1".into(),
+            "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1".into(),
+            "4k3/8/8/8/8/8/8/R3K3 b Q - 0 1".into(),
+        ],
+        dice: vec!["PPR".into(), "PPR".into(), "NNB".into()],
+        side: vec!["w".into(), "b".into(), "b".into()],
+        result: vec![1.0, 0.0, 0.25],
+    };
+    let meta = footer::<&str>(SCHEMA_V0, "none", &[]);
+    let layout = Layout::with_base::<&str>(&[], false).unwrap();
+    let mut f = std::fs::File::create(path).unwrap();
+    let mut w = ParquetRowsWriter::new(&mut f, &layout, &meta, path).unwrap();
+    w.write(Rows {
+        dfens: &[],
+        base: Some(&base),
+        features: &[],
+        scores: None,
+    })
+    .unwrap();
+    w.finish().unwrap();
+}
+
+#[test]
+fn rows_the_pipeline_would_refuse_are_bad_records() {
+    let d = temp_dir("bad");
+    let inp = d.0.join("in.parquet");
+    write_v0_with_bad_rows(&inp);
+    let out = d.0.join("out.parquet");
+    let args = |extra: &[&'static str]| {
+        let mut a = vec![
+            "eval".to_owned(),
+            inp.to_str().unwrap().to_owned(),
+            "--features".to_owned(),
+            "kcp-13".to_owned(),
+            "--out".to_owned(),
+            out.to_str().unwrap().to_owned(),
+        ];
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let a = args(&[]);
+    let (ok, err) = dicechess(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(!ok);
+    assert!(
+        err.contains("row 2: side: \"b\" is not the FEN's side to move"),
+        "{err}"
+    );
+    let a = args(&["--skip-bad"]);
+    let (ok, err) = dicechess(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(ok, "{err}");
+    assert!(err.contains("row 3: result: 0.25"), "{err}");
+    let (rows, _) = read(&out);
+    assert_eq!(strings(&rows, "side"), vec!["w"]);
+}
+
+/// The interpreter with pyarrow, or why there is none.
+fn python() -> Result<PathBuf, String> {
+    let has_pyarrow = |p: &Path| {
+        Command::new(p)
+            .args(["-c", "import pyarrow"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if let Some(p) = std::env::var_os("DICECHESS_PYTHON").filter(|p| !p.is_empty()) {
+        let p = PathBuf::from(p);
+        assert!(
+            has_pyarrow(&p),
+            "DICECHESS_PYTHON={} has no pyarrow (run bash .ci/install-python-tools)",
+            p.display()
+        );
+        return Ok(p);
+    }
+    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools/pyenv/bin/python");
+    for p in [local, PathBuf::from("python3")] {
+        if has_pyarrow(&p) {
+            return Ok(p);
+        }
+    }
+    Err(
+        "no Python with pyarrow (set DICECHESS_PYTHON, or run bash .ci/install-python-tools)"
+            .into(),
+    )
+}
+
+fn check(py: &Path, shard: &Path, args: &[&str]) -> (bool, String) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/check_shard.py");
+    let o = Command::new(py)
+        .arg(script)
+        .arg(shard)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.success(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        ),
+    )
+}
+
+#[test]
+fn pyarrow_reads_our_shards_as_the_pipeline_does() {
+    let py = match python() {
+        Ok(p) => p,
+        Err(why) => {
+            println!("SKIPPED pyarrow_reads_our_shards_as_the_pipeline_does: {why}");
+            return;
+        }
+    };
+    let d = temp_dir("pyarrow");
+    let engine = env!("CARGO_PKG_VERSION");
+    // Self-play shards of each schema the pipeline's enriched readers know.
+    for features in ["kcp-13", "kcp-mobility-27-v1", "kcp-mobility-pawns-31-v1"] {
+        let run = d.0.join(features);
+        selfplay(&run, features);
+        for k in 0..2 {
+            let shard = run.join(format!("shard-{k:05}.rows.parquet"));
+            let (ok, msg) = check(
+                &py,
+                &shard,
+                &["--feature-schema", features, "--engine", engine],
+            );
+            assert!(ok && msg.starts_with("ok "), "{features}: {msg}");
+        }
+    }
+    // The default schema: a base shard (the enriched readers do not know rich-9-v1).
+    let run = d.0.join("default");
+    selfplay(&run, "rich-9-v1");
+    let shard = run.join("shard-00000.rows.parquet");
+    let (ok, msg) = check(&py, &shard, &[]);
+    assert!(ok, "{msg}");
+    // eval as the enrichment step.
+    let out = d.0.join("enriched.parquet");
+    let (ok, err) = dicechess(&[
+        "eval",
+        shard.to_str().unwrap(),
+        "--features",
+        "kcp-mobility-pawns-31-v1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let (ok, msg) = check(
+        &py,
+        &out,
+        &[
+            "--marker",
+            "v0-enriched",
+            "--feature-schema",
+            "kcp-mobility-pawns-31-v1",
+            "--engine",
+            engine,
+        ],
+    );
+    assert!(ok, "{msg}");
+    // The checker can fail: a DFEN-input eval output is no training shard.
+    let lines = d.0.join("one.dfen");
+    std::fs::write(&lines, "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 PPR\n").unwrap();
+    let plain = d.0.join("plain.parquet");
+    let (ok, err) = dicechess(&[
+        "eval",
+        lines.to_str().unwrap(),
+        "--features",
+        "kcp-13",
+        "--out",
+        plain.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let (ok, msg) = check(&py, &plain, &["--feature-schema", "kcp-13"]);
+    assert!(!ok && msg.contains("shard schema version ''"), "{msg}");
+}
