@@ -30,6 +30,12 @@ const NINE_QUEENS: &str = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/1BNN1KB1 w - - 0 1 
 /// still millions of turn paths.
 const NINE_QUEENS_REACHABLE: &str = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q3k/1BNN1KB1 w - - 0 1 QQQ";
 
+/// These tests measure the latency and memory of a real server on this machine: they run one
+/// at a time, so that one test's load (32 concurrent games, a megabyte flood, nine queens) is
+/// never another's latency. (Run concurrently on 2 cores, the wait-queue test's depth-3
+/// search overran its 400 ms grace.)
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 async fn start_with(bot: &str, tweak: impl FnOnce(&mut ServeConfig)) -> ServerHandle {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let mut config = ServeConfig::new(bot, SECRET);
@@ -295,6 +301,7 @@ mod vector {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_canonical_v2_vector_is_reproduced() {
+    let _serial = SERIAL.lock().await;
     let raw = fixture("verification-v2.json");
     assert!(
         !raw.ends_with(b"\n"),
@@ -357,6 +364,7 @@ async fn the_canonical_v2_vector_is_reproduced() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn verification_handshakes() {
+    let _serial = SERIAL.lock().await;
     let server = start("greedy").await;
     let addr = server.addr();
 
@@ -422,6 +430,7 @@ async fn verification_handshakes() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_fixture_is_answered_in_the_servers_shape() {
+    let _serial = SERIAL.lock().await;
     let server = start_with("greedy", |c| c.max_think_ms = 500).await;
     let addr = server.addr();
     let mut turns = 0;
@@ -482,6 +491,7 @@ async fn every_fixture_is_answered_in_the_servers_shape() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn errors_are_sanitized_codes() {
+    let _serial = SERIAL.lock().await;
     let server = start("greedy").await;
     let addr = server.addr();
     let raw = fixture("your-turn-fischer-inline.json");
@@ -589,6 +599,7 @@ async fn errors_are_sanitized_codes() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_same_delivery_twice_gets_the_same_answer() {
+    let _serial = SERIAL.lock().await;
     // One search slot and a long think: without sharing, the second of two identical
     // deliveries in flight could not search before its deadline.
     let server = start_with("expectimax", |c| {
@@ -630,6 +641,7 @@ async fn the_same_delivery_twice_gets_the_same_answer() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_wait_queue_is_bounded_and_respects_deadlines() {
+    let _serial = SERIAL.lock().await;
     // One search slot, one waiting place; depth 3 thinks its whole budget on Kiwipete.
     let server = start_with("expectimax-d3", |c| {
         c.max_think_ms = 1500;
@@ -682,6 +694,7 @@ async fn the_wait_queue_is_bounded_and_respects_deadlines() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn half_sent_headers_are_closed_within_15_s() {
+    let _serial = SERIAL.lock().await;
     let server = start("greedy").await;
     let mut stream = TcpStream::connect(server.addr()).await.unwrap();
     stream
@@ -741,6 +754,7 @@ fn inline_trees_fit_the_body_limit() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn served_bot_plays_complete_legal_games() {
+    let _serial = SERIAL.lock().await;
     let server = start("greedy").await;
     let addr = server.addr();
     for i in 0..3u64 {
@@ -752,6 +766,7 @@ async fn served_bot_plays_complete_legal_games() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn load_test_32_concurrent_games() {
+    let _serial = SERIAL.lock().await;
     let server = start("greedy").await;
     let addr = server.addr();
     let t0 = Instant::now();
@@ -777,6 +792,7 @@ async fn load_test_32_concurrent_games() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn think_time_stays_within_the_clock_budget() {
+    let _serial = SERIAL.lock().await;
     let server = start_with("expectimax", |c| c.max_think_ms = 3000).await;
     let addr = server.addr();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
@@ -817,6 +833,7 @@ async fn think_time_stays_within_the_clock_budget() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_drains_in_flight_searches() {
+    let _serial = SERIAL.lock().await;
     let server = start_with("expectimax", |c| c.max_think_ms = 400).await;
     let addr = server.addr();
     let rolled = roll(
@@ -834,6 +851,7 @@ async fn shutdown_drains_in_flight_searches() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_arena_plays_a_served_bot_with_every_turn_legal() {
+    let _serial = SERIAL.lock().await;
     use dicechess::selfplay::{
         run_match, ArenaBot, ArenaConfig, GameLimits, SprtParams, TimeControl,
     };
@@ -974,6 +992,7 @@ async fn megabyte_flood(addr: SocketAddr, n: usize) -> usize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unsigned_megabyte_bodies_do_not_grow_memory() {
+    let _serial = SERIAL.lock().await;
     let server = Child::spawn(&["--bot", "greedy", "--threads", "1"]).await;
     // Warm up the allocator and the runtime with one ordinary exchange.
     let warm = fixture("your-turn-unlimited-inline.json");
@@ -997,6 +1016,7 @@ async fn unsigned_megabyte_bodies_do_not_grow_memory() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nine_queens_are_answered_within_budget_and_memory() {
+    let _serial = SERIAL.lock().await;
     let server = Child::spawn(&["--bot", "expectimax", "--max-think-ms", "1000"]).await;
     let addr = server.addr;
     let envelope = |dfen: &str| {

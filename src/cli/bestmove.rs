@@ -49,6 +49,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         book: args.book,
         candidate_limit: args.candidates,
         table_mb: None,
+        chance: None,
     };
     let bot = bot_by_id(&args.bot, &opts).map_err(|e| CliError::Input(format!("--bot: {e}")))?;
     let threads = args.threads.unwrap_or(0);

@@ -98,6 +98,7 @@ fn spec(id: &str, model: &Option<PathBuf>, book: &Option<PathBuf>, a: &Args) -> 
             book: book.clone(),
             candidate_limit: if searching { a.candidate_limit } else { None },
             table_mb: searching.then_some(a.table_mb),
+            chance: None,
         },
     }
 }

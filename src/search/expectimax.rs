@@ -21,7 +21,7 @@ use super::tt::{Bound, Entry, TranspositionTable};
 use super::value::{
     strictly_below, LOSS_VALUE, MAX_CHANCE_KEY_SALT, TERMINAL_WIN_SCORE, WIN_VALUE,
 };
-use crate::batch::PositionBatch;
+use crate::batch::{LeafBatch, PositionBatch};
 use crate::board::Position;
 use crate::eval::{BatchEvaluator, EvalError, Material};
 use crate::rules::{
@@ -239,9 +239,8 @@ struct Scratch {
     /// The shared expansion of the chance node being searched, and its classes.
     sets: RollSets,
     classes: Vec<(usize, u16)>,
-    /// Per class of a leaf-level node: the rows of `batch` holding its leaves, or `None`
-    /// for a king capture.
-    spans: Vec<Option<(usize, usize)>>,
+    /// The leaves of a leaf-level node, every class in one batch (one segment per class).
+    leaves: LeafBatch,
 }
 
 /// Work units (move-generation calls and generated micro-moves) one shared chance-node
@@ -766,35 +765,20 @@ impl Expectimax {
         if !self.expand_node(s, shared, node) {
             return Ok(None);
         }
-        s.batch.clear();
-        s.spans.clear();
+        s.leaves.clear();
         let pass = node.end_turn();
-        for &(rep, _) in &s.classes {
-            let start = s.batch.len();
+        for &(rep, weight) in &s.classes {
             match s.sets.roll(rep) {
-                RollOutcome::KingCapture => {
-                    s.spans.push(None);
-                    continue;
-                }
-                RollOutcome::Pass => {
-                    s.batch.push(&pass);
-                }
-                RollOutcome::Moves(ps) => {
-                    for p in ps {
-                        s.batch.push(p);
-                    }
-                }
+                RollOutcome::KingCapture => s.leaves.push_king_capture(weight),
+                RollOutcome::Pass => s.leaves.push_class(weight, [&pass]),
+                RollOutcome::Moves(ps) => s.leaves.push_class(weight, ps),
             }
-            s.spans.push(Some((start, s.batch.len())));
         }
-        let rows = s.batch.len();
-        s.values.clear();
-        s.values.resize(rows, 0.0);
-        if rows > 0 {
-            self.leaf.evaluate(&s.batch, &mut s.values)?;
+        if s.leaves.evaluate(self.leaf.as_ref())? {
+            let rows = s.leaves.len() as u64;
             s.stats.eval_batches += 1;
-            s.stats.unique_leaves += rows as u64;
-            s.stats.leaves += rows as u64;
+            s.stats.unique_leaves += rows;
+            s.stats.leaves += rows;
         }
         // Every leaf of one node has the same side to move: the node's mover's opponent.
         let sign = if node.side_to_move().opponent() == shared.us {
@@ -804,26 +788,23 @@ impl Expectimax {
         };
         let mut acc = 0f64;
         let mut king = false;
-        for (&(_, weight), span) in s.classes.iter().zip(&s.spans) {
-            let v = match *span {
-                None => {
-                    king = true;
-                    if minimize {
-                        LOSS_VALUE
-                    } else {
-                        WIN_VALUE
-                    }
+        for seg in s.leaves.segments() {
+            let v = if seg.king_capture {
+                king = true;
+                if minimize {
+                    LOSS_VALUE
+                } else {
+                    WIN_VALUE
                 }
-                Some((a, b)) => {
-                    let vals = s.values[a..b].iter().map(|&v| sign * v as f64);
-                    if minimize {
-                        vals.fold(f64::INFINITY, f64::min)
-                    } else {
-                        vals.fold(f64::NEG_INFINITY, f64::max)
-                    }
+            } else {
+                let vals = s.leaves.values(seg).iter().map(|&v| sign * v as f64);
+                if minimize {
+                    vals.fold(f64::INFINITY, f64::min)
+                } else {
+                    vals.fold(f64::NEG_INFINITY, f64::max)
                 }
             };
-            acc += weight as f64 * v;
+            acc += seg.weight as f64 * v;
         }
         Ok(Some((acc, king)))
     }

@@ -35,6 +35,9 @@ pub struct BotOptions {
     pub candidate_limit: Option<usize>,
     /// Transposition table size for expectimax, MiB (default 64; 0 = none).
     pub table_mb: Option<usize>,
+    /// How expectimax expands chance nodes (default [`ChanceMode::Shared`]; the per-roll
+    /// modes search the same values and are kept for validation and comparison).
+    pub chance: Option<ChanceMode>,
 }
 
 /// Why a bot could not be built.
@@ -77,7 +80,7 @@ fn expectimax(
     let config = SearchConfig {
         depth,
         candidate_limit: opts.candidate_limit.unwrap_or(8),
-        chance: ChanceMode::Shared,
+        chance: opts.chance.unwrap_or_default(),
         ..SearchConfig::default()
     };
     let mut search = Expectimax::new(config, leaf.clone())?;
