@@ -3,6 +3,10 @@
 //! `per-roll`) and in one shared walk (`shared`, the default). Before timing, each search's value is asserted equal to
 //! an exact (unpruned, sequential, per-roll) search. Prints per position: time per
 //! candidate, leaves/s, leaf dedup ratio and table hit rate.
+//!
+//! `search_d3_k8/<position>/<mode>`: depth 3 at the bots' candidate limit 8 on two endings
+//! (a middlegame depth-3 decision takes a minute or more; README "Search"), both chance modes,
+//! each value asserted equal to the exact unpruned per-roll search first.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use dicechess::board::Position;
@@ -136,12 +140,85 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// Depth-3 endings: (name, DFEN).
+const D3_POSITIONS: [(&str, &str); 2] = [
+    ("endgame", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1 RPK"),
+    ("rook-ending", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1 RPK"),
+];
+
+fn bench_d3(c: &mut Criterion) {
+    let leaf: Arc<dyn BatchEvaluator> = Arc::new(Material);
+    let pools = [1usize, 2].map(|n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .expect("pool")
+    });
+    let d3 = |parallel: bool, chance: ChanceMode, pruning: bool| SearchConfig {
+        depth: 3,
+        candidate_limit: 8,
+        pruning,
+        ..config(parallel, chance)
+    };
+    for (name, dfen) in D3_POSITIONS {
+        let pos = Position::from_dfen(dfen).expect("benchmark DFEN");
+        let exact = Expectimax::new(d3(false, ChanceMode::Rolls, false), leaf.clone())
+            .expect("config")
+            .search(&pos, None, &mut Xoshiro256PlusPlus::seed_from_u64(0))
+            .expect("search");
+        for (mode, chance) in [
+            ("per-roll", ChanceMode::Adep),
+            ("shared", ChanceMode::Shared),
+        ] {
+            let mut group = c.benchmark_group(format!("search_d3_k8/{name}/{mode}"));
+            for (threads, pool) in [1, 2].iter().zip(&pools) {
+                let search =
+                    Expectimax::new(d3(*threads > 1, chance, true), leaf.clone()).expect("config");
+                let t = Instant::now();
+                let r = pool
+                    .install(|| {
+                        search.search(&pos, None, &mut Xoshiro256PlusPlus::seed_from_u64(0))
+                    })
+                    .expect("search");
+                let secs = t.elapsed().as_secs_f64();
+                let tol = 1e-9 * exact.score.abs().max(1.0);
+                assert!(
+                    (r.score - exact.score).abs() <= tol,
+                    "{name} {mode}: depth 3 {} != exact {}",
+                    r.score,
+                    exact.score
+                );
+                eprintln!(
+                    "{name:11} d3 {mode:8} {threads}T: {:7.1} ms/decision, {:5.1} M leaves/s, selected {}, completed {}, cut {}",
+                    secs * 1e3,
+                    r.stats.leaves as f64 / secs / 1e6,
+                    r.stats.candidates_selected,
+                    r.stats.candidates_completed,
+                    r.stats.cutoffs,
+                );
+                group.bench_function(BenchmarkId::new("threads", threads), |b| {
+                    b.iter(|| {
+                        pool.install(|| {
+                            search.search(
+                                black_box(&pos),
+                                None,
+                                &mut Xoshiro256PlusPlus::seed_from_u64(0),
+                            )
+                        })
+                    })
+                });
+            }
+            group.finish();
+        }
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3))
         .sample_size(10);
-    targets = bench
+    targets = bench, bench_d3
 }
 criterion_main!(benches);
