@@ -143,11 +143,16 @@ impl Position {
         };
         p.set_ep(ep);
         p.set_castling(rights);
-        let mut dice = self.dice().without(m.piece.face());
-        if m.kind == MoveKind::Castle {
-            dice = dice.without(PieceType::Rook.face());
+        // An empty pool (the shared walk of `expand_all_rolls` plays every move without dice)
+        // stays empty: skipping the pool update there saves 4 % of the walk's instructions
+        // (callgrind, `k7/4P3/8/8/8/8/8/4K3 w`).
+        if !self.dice().is_empty() {
+            let mut dice = self.dice().without(m.piece.face());
+            if m.kind == MoveKind::Castle {
+                dice = dice.without(PieceType::Rook.face());
+            }
+            p.set_dice(dice);
         }
-        p.set_dice(dice);
         p
     }
 
