@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -130,12 +130,15 @@ def selfplay(
     black_book: Optional[PathLike] = None,
     candidate_limit: Optional[int] = None,
     table_mb: int = 0,
+    progress: Optional[Callable[[int, int, int], Any]] = None,
 ) -> dict[str, Any]:
     """Self-play ``games`` games into the folder ``out`` exactly as ``dicechess selfplay``
     (same files, byte for byte; a rerun resumes) and return its ``manifest.json``.
 
     ``shard`` is one slice ``"i/n"`` or ``(i, n)`` of the shards; options left ``None``
-    take the CLI's defaults.
+    take the CLI's defaults. ``progress(games, positions, total)`` is called after each
+    game played now (from the engine's writer thread); an exception it raises is raised
+    after the run.
     """
     text = _native.selfplay(
         _path(out),
@@ -156,6 +159,7 @@ def selfplay(
         _path(black_book),
         candidate_limit,
         table_mb,
+        progress,
     )
     return json.loads(text)
 

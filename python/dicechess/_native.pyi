@@ -1,6 +1,6 @@
 """Type stubs of the native module; the documented API is ``dicechess`` itself."""
 
-from typing import List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 ENGINE_VERSION: str
 SCHEMA_IDS: List[str]
@@ -40,5 +40,6 @@ def selfplay(
     black_book: Optional[str] = None,
     candidate_limit: Optional[int] = None,
     table_mb: int = 0,
+    progress: Optional[Callable[[int, int, int], Any]] = None,
 ) -> str: ...
 def merge(dirs: List[str], out: str) -> str: ...

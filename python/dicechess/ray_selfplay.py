@@ -35,13 +35,30 @@ def slice_dir_name(index: int, count: int) -> str:
     return f"slice-{index:05}-of-{count:05}"
 
 
-def play_slice(index: int, count: int, games: int, seed: int, options: Dict[str, Any]) -> Dict[str, bytes]:
+def play_slice(
+    index: int,
+    count: int,
+    games: int,
+    seed: int,
+    options: Dict[str, Any],
+    progress: Any = None,
+) -> Dict[str, bytes]:
     """Play slice ``index/count`` of the run into a temporary folder and return its files
-    (``manifest.json`` and every shard file it lists) by name. Runs inside a Ray task."""
+    (``manifest.json`` and every shard file it lists) by name. Runs inside a Ray task;
+    ``progress`` is the driver's :class:`Progress` actor (games reported twice a second
+    at most)."""
     work = tempfile.mkdtemp(prefix=f"dicechess-slice-{index}-")
+    last = [0.0]
+
+    def report(played: int, positions: int, total: int) -> None:
+        now = time.monotonic()
+        if progress is not None and (now - last[0] >= 0.5 or played == total):
+            last[0] = now
+            progress.report.remote(index, played, total)
+
     try:
         manifest = dicechess.selfplay(
-            work, games, seed=seed, shard=(index, count), **options
+            work, games, seed=seed, shard=(index, count), progress=report, **options
         )
         names = ["manifest.json"]
         for shard in manifest["shards"]:
@@ -49,6 +66,21 @@ def play_slice(index: int, count: int, games: int, seed: int, options: Dict[str,
         return {name: Path(work, name).read_bytes() for name in names}
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+class Progress:
+    """Games played per slice, as the tasks report them (a Ray actor in :func:`run`)."""
+
+    def __init__(self) -> None:
+        self.slices: Dict[int, tuple] = {}
+
+    def report(self, index: int, played: int, total: int) -> None:
+        """Slice ``index`` has played ``played`` of its ``total`` games (this attempt)."""
+        self.slices[index] = (played, total)
+
+    def played(self) -> int:
+        """Games played over every slice."""
+        return sum(p for p, _ in self.slices.values())
 
 
 def _stage(staging: Path, index: int, count: int, files: Dict[str, bytes]) -> Path:
@@ -88,8 +120,8 @@ def run(
     ``out``; returns the merged manifest (the same as ``dicechess.selfplay(out, games,
     seed=seed, **options)`` would write). ``options`` are :func:`dicechess.selfplay`'s
     (``white``, ``black``, ``features``, ``shard_games``, ...; ``threads`` is
-    ``cpus_per_worker``). ``slice_fn`` is what each task runs (tests inject faults with
-    it). Connects to ``address`` when given (``auto`` for the local cluster), else starts
+    ``cpus_per_worker``). ``slice_fn`` is what each task runs, with
+    :func:`play_slice`'s arguments (any picklable callable; tests inject faults with it). Connects to ``address`` when given (``auto`` for the local cluster), else starts
     or reuses a local Ray."""
     import ray
 
@@ -110,7 +142,11 @@ def run(
     staging.mkdir(parents=True, exist_ok=True)
     if not ray.is_initialized():
         ray.init(address=address, log_to_driver=False)
-    task = ray.remote(num_cpus=cpus_per_worker, max_retries=max_retries)(slice_fn)
+    def play(*args: Any) -> Dict[str, bytes]:
+        return slice_fn(*args)
+
+    task = ray.remote(num_cpus=cpus_per_worker, max_retries=max_retries)(play)
+    progress = ray.remote(num_cpus=0)(Progress).remote()
     opts = dict(options, threads=cpus_per_worker)
     t0 = time.monotonic()
     pending = {}
@@ -120,10 +156,18 @@ def run(
             done += 1
             log(f"ray_selfplay: slice {i}/{workers} already staged")
             continue
-        pending[task.remote(i, workers, games, seed, opts)] = i
+        pending[task.remote(i, workers, games, seed, opts, progress)] = i
     log(f"ray_selfplay: {games} games in {workers} slice(s), {len(pending)} to play")
+    shown = -1
     while pending:
-        ready, _ = ray.wait(list(pending), num_returns=1)
+        ready, _ = ray.wait(list(pending), num_returns=1, timeout=5.0)
+        if not ready:
+            played = ray.get(progress.played.remote())
+            if played != shown:
+                shown = played
+                secs = time.monotonic() - t0
+                log(f"ray_selfplay: {played} games played in {secs:.1f} s ({played / secs:.1f} games/s)")
+            continue
         ref = ready[0]
         i = pending.pop(ref)
         files = ray.get(ref)

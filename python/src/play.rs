@@ -5,9 +5,10 @@ use dicechess::board::Position;
 use dicechess::search::bots::BotOptions;
 use dicechess::search::{decide, DecisionError, DecisionRequest};
 use dicechess::selfplay::shards::Manifest;
-use dicechess::selfplay::{merge_runs, run_selfplay, SelfPlayRequest};
+use dicechess::selfplay::{merge_runs, run_selfplay, SelfPlayProgress, SelfPlayRequest};
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// One decision as JSON text (what `dicechess bestmove` prints).
 #[pyfunction]
@@ -56,11 +57,15 @@ fn manifest_json(dir: &Path) -> PyResult<String> {
 
 /// Run (or resume) self-play as `dicechess selfplay` does, writing the same files, and
 /// return the folder's manifest as JSON text. `None` options take the CLI's defaults.
+/// `progress(games, positions, total)` is called after each finished game (from the
+/// engine's writer thread, holding the GIL only for the call); the first exception it
+/// raises is raised once the run has finished.
 #[pyfunction]
 #[pyo3(signature = (
     out, games, white=None, black=None, seed=0, shard=None, features=None, threads=None,
     shard_games=None, max_turns=None, halfmove_limit=None, start=None, white_model=None,
-    black_model=None, white_book=None, black_book=None, candidate_limit=None, table_mb=0
+    black_model=None, white_book=None, black_book=None, candidate_limit=None, table_mb=0,
+    progress=None
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay(
@@ -83,8 +88,19 @@ pub fn selfplay(
     black_book: Option<PathBuf>,
     candidate_limit: Option<usize>,
     table_mb: usize,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
-    py.detach(|| {
+    let failed: Mutex<Option<PyErr>> = Mutex::new(None);
+    let report = |p: SelfPlayProgress| {
+        let Some(cb) = &progress else { return };
+        Python::attach(|py| {
+            if let Err(e) = cb.call1(py, (p.games, p.positions, p.total)) {
+                let mut first = failed.lock().unwrap_or_else(|e| e.into_inner());
+                first.get_or_insert(e);
+            }
+        });
+    };
+    let text = py.detach(|| {
         let mut req = SelfPlayRequest::new(games, out);
         req.white = white.unwrap_or(req.white);
         req.black = black.unwrap_or(req.black);
@@ -103,9 +119,13 @@ pub fn selfplay(
         req.candidate_limit = candidate_limit;
         req.table_mb = table_mb;
         let cfg = req.config().map_err(selfplay_error)?;
-        run_selfplay(&cfg, &|_| {}).map_err(selfplay_error)?;
+        run_selfplay(&cfg, &report).map_err(selfplay_error)?;
         manifest_json(&req.out)
-    })
+    })?;
+    match failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(text),
+    }
 }
 
 /// Merge self-play slices into `out` as `dicechess merge` does (every digest checked) and

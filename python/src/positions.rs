@@ -27,7 +27,10 @@ pub fn legal_turns(py: Python<'_>, dfen: &str) -> PyResult<Vec<Vec<String>>> {
 /// The column names of a feature schema, in order.
 #[pyfunction]
 pub fn feature_columns(schema: &str) -> PyResult<Vec<&'static str>> {
-    Ok(schema_or_err(schema).map_err(value_error)?.columns().to_vec())
+    Ok(schema_or_err(schema)
+        .map_err(value_error)?
+        .columns()
+        .to_vec())
 }
 
 /// Parse every DFEN of a batch (dice optional); the first bad one is a `ValueError`

@@ -18,7 +18,7 @@ ROLLED = [
     START + " PNN",
     KIWIPETE + " PNB",
     "7k/8/8/b7/8/8/5P2/4K3 w - - 0 1 NBK",
-    "rnbqkbnr/pppppBpp/8/8/4P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 1 qqq",
+    "rnbqkbnr/pppppBpp/8/8/4P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 1 pnk",
 ]
 
 
@@ -40,6 +40,14 @@ def test_legal_turns_are_the_cli_paths_in_order(cli, dfen):
     got = dicechess.legal_turns(dfen)
     assert got == expected
     assert len(got) > 0
+
+
+def test_a_pass_has_no_turns(cli):
+    dfen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1 PPP"
+    r = cli("turns", dfen)
+    assert r.returncode == 0 and r.stdout == "" and "pass" in r.stderr
+    assert dicechess.legal_turns(dfen) == []
+    assert dicechess.bestmove(dfen, "greedy")["moves"] == []
 
 
 def test_legal_turns_match_the_vectors(repo):

@@ -39,3 +39,28 @@ def test_a_rerun_resumes_and_keeps_the_bytes(tmp_path):
     first = dicechess.selfplay(tmp_path / "a", 4, shard_games=2, seed=5)
     again = dicechess.selfplay(tmp_path / "a", 4, shard_games=2, seed=5)
     assert first == again
+
+
+def test_progress_is_reported_after_each_game(tmp_path):
+    calls = []
+    m = dicechess.selfplay(tmp_path / "a", 5, shard_games=2, seed=2, threads=2,
+                           progress=lambda *a: calls.append(a))
+    assert [c[0] for c in calls] == [1, 2, 3, 4, 5]
+    assert all(c[2] == 5 for c in calls)
+    assert calls[-1][1] == sum(s["counts"]["positions"] for s in m["shards"])
+
+
+def test_an_exception_in_the_progress_callback_is_raised_after_the_run(tmp_path):
+    def boom(*_):
+        raise KeyError("stop")
+
+    try:
+        dicechess.selfplay(tmp_path / "a", 3, shard_games=2, progress=boom)
+    except KeyError as e:
+        assert e.args == ("stop",)
+    else:
+        raise AssertionError("the callback's exception was swallowed")
+    # The run itself finished: a rerun finds every shard done.
+    calls = []
+    dicechess.selfplay(tmp_path / "a", 3, shard_games=2, progress=lambda *a: calls.append(a))
+    assert calls == []

@@ -12,8 +12,8 @@ pub mod time;
 pub mod tt;
 mod value;
 
-pub use decision::{decide, DecisionError, DecisionRequest};
 pub use chance::{outcomes, rolls_by_weight, ChanceMode, Outcome};
+pub use decision::{decide, DecisionError, DecisionRequest};
 pub use expectimax::{
     transformed_root_alpha, CandidateReport, ChanceCollapse, Expectimax, SearchConfig, SearchError,
     SearchResult,

@@ -95,7 +95,11 @@ impl SelfPlayRequest {
             options: BotOptions {
                 model: model.clone(),
                 book: book.clone(),
-                candidate_limit: if searching { self.candidate_limit } else { None },
+                candidate_limit: if searching {
+                    self.candidate_limit
+                } else {
+                    None
+                },
                 table_mb: searching.then_some(self.table_mb),
             },
         }
@@ -114,7 +118,9 @@ impl SelfPlayRequest {
             return Err(SelfPlayError::Input("--threads: must be at least 1".into()));
         }
         if self.max_turns == 0 {
-            return Err(SelfPlayError::Input("--max-turns: must be at least 1".into()));
+            return Err(SelfPlayError::Input(
+                "--max-turns: must be at least 1".into(),
+            ));
         }
         let start = match &self.start {
             Some(d) => Position::from_dfen(d)
