@@ -16,6 +16,7 @@ after an interrupted driver reuses the slices already staged.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -99,8 +100,31 @@ def _stage(staging: Path, index: int, count: int, files: Dict[str, bytes]) -> Pa
     return d
 
 
-def _staged(staging: Path, index: int, count: int) -> bool:
-    return (staging / slice_dir_name(index, count) / "manifest.json").is_file()
+#: Manifest keys that define a run (a staged slice must agree on them to be reused).
+RUN_KEYS = ("format", "engineVersion", "ruleset", "seed", "shardGames", "white", "black",
+            "start", "limits", "featureSchema", "perspective")
+
+
+def _staged(staging: Path, index: int, count: int, games: int, run_manifest: Dict[str, Any]) -> bool:
+    """Whether slice ``index/count`` is staged complete for this very run; a staged folder
+    of another run (or an incomplete one) is removed."""
+    d = staging / slice_dir_name(index, count)
+    try:
+        m = _manifest(d)
+    except (OSError, ValueError):
+        shutil.rmtree(d, ignore_errors=True)
+        return False
+    shard_games = run_manifest["shardGames"]
+    shard_count = -(-games // shard_games)
+    same = (
+        all(m.get(k) == run_manifest.get(k) for k in RUN_KEYS)
+        and m.get("games") == games
+        and m.get("slice") == f"{index}/{count}"
+        and sorted(s["index"] for s in m.get("shards", [])) == list(range(index, shard_count, count))
+    )
+    if not same:
+        shutil.rmtree(d, ignore_errors=True)
+    return same
 
 
 def run(
@@ -114,15 +138,19 @@ def run(
     max_retries: int = 3,
     slice_fn: Callable[..., Dict[str, bytes]] = play_slice,
     log: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
+    progress_every: float = 5.0,
     **options: Any,
 ) -> Dict[str, Any]:
     """Run ``games`` self-play games as ``workers`` slices on Ray and merge them into
     ``out``; returns the merged manifest (the same as ``dicechess.selfplay(out, games,
     seed=seed, **options)`` would write). ``options`` are :func:`dicechess.selfplay`'s
     (``white``, ``black``, ``features``, ``shard_games``, ...; ``threads`` is
-    ``cpus_per_worker``). ``slice_fn`` is what each task runs, with
-    :func:`play_slice`'s arguments (any picklable callable; tests inject faults with it). Connects to ``address`` when given (``auto`` for the local cluster), else starts
-    or reuses a local Ray."""
+    ``cpus_per_worker``). ``slice_fn`` is what each task runs, with :func:`play_slice`'s
+    arguments (any picklable callable; tests inject faults with it). Connects to
+    ``address`` when given (``auto`` for a running cluster), else starts or reuses a local
+    Ray. ``log`` receives the progress lines (standard error by default): one per
+    finished slice, and the games played so far every ``progress_every`` seconds while
+    none finishes."""
     import ray
 
     if workers < 1:
@@ -137,11 +165,12 @@ def run(
     # Refuse bad settings (bot ids, feature schema, ...) before any task starts: a run of
     # no games checks them all and writes only a manifest.
     with tempfile.TemporaryDirectory(prefix="dicechess-check-") as check:
-        dicechess.selfplay(check, 0, seed=seed, **options)
+        run_manifest = dicechess.selfplay(check, 0, seed=seed, **options)
     staging = out / STAGING
     staging.mkdir(parents=True, exist_ok=True)
     if not ray.is_initialized():
         ray.init(address=address, log_to_driver=False)
+
     def play(*args: Any) -> Dict[str, bytes]:
         return slice_fn(*args)
 
@@ -152,7 +181,7 @@ def run(
     pending = {}
     done = 0
     for i in range(workers):
-        if _staged(staging, i, workers):
+        if _staged(staging, i, workers, games, run_manifest):
             done += 1
             log(f"ray_selfplay: slice {i}/{workers} already staged")
             continue
@@ -160,13 +189,14 @@ def run(
     log(f"ray_selfplay: {games} games in {workers} slice(s), {len(pending)} to play")
     shown = -1
     while pending:
-        ready, _ = ray.wait(list(pending), num_returns=1, timeout=5.0)
+        ready, _ = ray.wait(list(pending), num_returns=1, timeout=progress_every)
         if not ready:
             played = ray.get(progress.played.remote())
             if played != shown:
                 shown = played
                 secs = time.monotonic() - t0
-                log(f"ray_selfplay: {played} games played in {secs:.1f} s ({played / secs:.1f} games/s)")
+                rate = played / max(secs, 1e-9)
+                log(f"ray_selfplay: {played} games played in {secs:.1f} s ({rate:.1f} games/s)")
             continue
         ref = ready[0]
         i = pending.pop(ref)
@@ -191,8 +221,6 @@ def run(
 
 
 def _manifest(d: Path) -> Dict[str, Any]:
-    import json
-
     return json.loads((d / "manifest.json").read_text())
 
 

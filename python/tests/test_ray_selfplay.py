@@ -43,11 +43,13 @@ def test_ray_slices_merge_into_the_cli_run(local_ray, reference, tmp_path):
     lines = []
     merged = ray_selfplay.run(
         tmp_path / "out", GAMES, workers=3, seed=SEED, shard_games=SHARD_GAMES,
-        log=lines.append,
+        log=lines.append, progress_every=0.05,
     )
     same_tree(reference, tmp_path / "out")
     assert len(merged["shards"]) == GAMES // SHARD_GAMES
     assert sum("done" in line for line in lines) == 3
+    played = [int(line.split()[1]) for line in lines if " games played in " in line]
+    assert played and played == sorted(played) and played[-1] <= GAMES
     assert any(line.startswith("ray_selfplay: merged 4 shard(s), 8 games") for line in lines)
 
 
@@ -96,3 +98,27 @@ def test_the_command_line_runs_and_refuses_bad_settings(local_ray, reference, tm
                               "--white", "nope"])
     assert code == 2
     assert 'bot "nope": unknown bot' in capsys.readouterr().err
+
+
+def stage_slice(out, index, count, seed):
+    files = ray_selfplay.play_slice(index, count, GAMES, seed, {"shard_games": SHARD_GAMES})
+    ray_selfplay._stage(out / ray_selfplay.STAGING, index, count, files)
+
+
+def test_a_rerun_reuses_the_staged_slices_of_the_same_run(local_ray, reference, tmp_path):
+    out = tmp_path / "out"
+    stage_slice(out, 0, 2, SEED)
+    lines = []
+    ray_selfplay.run(out, GAMES, workers=2, seed=SEED, shard_games=SHARD_GAMES, log=lines.append)
+    assert "ray_selfplay: slice 0/2 already staged" in lines
+    assert f"ray_selfplay: {GAMES} games in 2 slice(s), 1 to play" in lines
+    same_tree(reference, out)
+
+
+def test_staged_slices_of_another_run_are_replayed(local_ray, reference, tmp_path):
+    out = tmp_path / "out"
+    stage_slice(out, 0, 2, SEED + 1)
+    lines = []
+    ray_selfplay.run(out, GAMES, workers=2, seed=SEED, shard_games=SHARD_GAMES, log=lines.append)
+    assert not any("already staged" in line for line in lines)
+    same_tree(reference, out)
