@@ -44,7 +44,22 @@ def _dfen_list(dfens: Iterable[str]) -> list:
     """The DFENs as a list of str (a list, tuple, numpy array or pandas Series)."""
     if isinstance(dfens, (str, bytes)):
         raise TypeError("dfens must be a sequence of DFEN strings, not one string")
-    return [str(d) if isinstance(d, np.str_) else d for d in dfens]
+    return list(dfens)
+
+
+_U64 = 2**64 - 1
+
+
+def _int(name: str, value: Optional[int], limit: int = _U64) -> Optional[int]:
+    """``value`` checked to be an integer in ``0..=limit`` (``None`` passes): ValueError,
+    not the OverflowError of the native conversion."""
+    if value is None:
+        return None
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+        raise TypeError(f"{name}: expected an integer, found {type(value).__name__}")
+    if not 0 <= value <= limit:
+        raise ValueError(f"{name}: must be between 0 and {limit}, found {value}")
+    return int(value)
 
 
 def _path(p: Optional[PathLike]) -> Optional[str]:
@@ -73,7 +88,8 @@ def evaluate(dfens: Iterable[str], model: Optional[PathLike] = None) -> np.ndarr
     """The score of each position from the side to move's view as float32 ``[n]``: material
     in centipawns, or with ``model`` a model package directory (``manifest.json`` and
     ``model.onnx``; needs ONNX Runtime, ``ORT_DYLIB_PATH``) — the ``score`` column of
-    ``dicechess eval``."""
+    ``dicechess eval``. The package is loaded and checked on each call: pass many
+    positions per call."""
     buf = _native.evaluate(_dfen_list(dfens), _path(model))
     return np.frombuffer(buf, dtype=np.float32)
 
@@ -98,7 +114,14 @@ def bestmove(
     (UCI, empty for a pass), ``score``, ``elapsed_ms``, search ``stats``, ``rootBudget``."""
     return json.loads(
         _native.bestmove(
-            dfen, bot, time_ms, threads, seed, _path(model), _path(book), candidates
+            dfen,
+            bot,
+            _int("time_ms", time_ms),
+            _int("threads", threads),
+            _int("seed", seed),
+            _path(model),
+            _path(book),
+            _int("candidates", candidates),
         )
     )
 
@@ -107,7 +130,7 @@ def _shard(shard: Union[None, str, Sequence[int]]) -> Optional[str]:
     if shard is None or isinstance(shard, str):
         return shard
     i, n = shard
-    return f"{int(i)}/{int(n)}"
+    return f"{_int('shard index', i)}/{_int('shard count', n)}"
 
 
 def selfplay(
@@ -142,23 +165,23 @@ def selfplay(
     """
     text = _native.selfplay(
         _path(out),
-        games,
+        _int("games", games),
         white,
         black,
-        seed,
+        _int("seed", seed),
         _shard(shard),
         features,
-        threads,
-        shard_games,
-        max_turns,
-        halfmove_limit,
+        _int("threads", threads),
+        _int("shard_games", shard_games),
+        _int("max_turns", max_turns, 2**32 - 1),
+        _int("halfmove_limit", halfmove_limit, 255),
         start,
         _path(white_model),
         _path(black_model),
         _path(white_book),
         _path(black_book),
-        candidate_limit,
-        table_mb,
+        _int("candidate_limit", candidate_limit),
+        _int("table_mb", table_mb),
         progress,
     )
     return json.loads(text)

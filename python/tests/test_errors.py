@@ -100,3 +100,15 @@ def test_merge_refuses_what_the_cli_refuses(cli, tmp_path):
         dicechess.merge([a], tmp_path / "py2")
     assert str(e.value) == expected
     assert "shard 0" in expected
+
+
+def test_out_of_range_numbers_are_value_errors(tmp_path):
+    with pytest.raises(ValueError, match=r"^games: must be between 0 and "):
+        dicechess.selfplay(tmp_path / "a", -1)
+    with pytest.raises(ValueError, match=r"^halfmove_limit: must be between 0 and 255, found 256"):
+        dicechess.selfplay(tmp_path / "a", 1, halfmove_limit=256)
+    with pytest.raises(ValueError, match=r"^time_ms: must be between 0 and "):
+        dicechess.bestmove(START + " PNB", "greedy", time_ms=-5)
+    with pytest.raises(TypeError, match=r"^games: expected an integer"):
+        dicechess.selfplay(tmp_path / "a", "3")
+    assert not (tmp_path / "a").exists()

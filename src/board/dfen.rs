@@ -381,6 +381,16 @@ impl Position {
 
     /// Parse a DFEN that must carry a rolled dice pool (field 7), as every command about
     /// the turn being played needs; a position without dice is [`DfenError::Unrolled`].
+    ///
+    /// ```
+    /// use dicechess::board::Position;
+    ///
+    /// let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    /// assert!(Position::from_rolled_dfen(&format!("{start} PNB")).is_ok());
+    /// let e = Position::from_rolled_dfen(start).unwrap_err();
+    /// assert_eq!(e.field(), "dice");
+    /// assert!(e.to_string().starts_with("dice: this command needs the rolled dice as field 7"));
+    /// ```
     pub fn from_rolled_dfen(text: &str) -> Result<Position, DfenError> {
         let pos = parse(text)?;
         if pos.dice().is_empty() {

@@ -145,3 +145,56 @@ impl SelfPlayRequest {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_cli_defaults_and_build() {
+        let cfg = SelfPlayRequest::new(3, "out".into()).config().unwrap();
+        assert_eq!(cfg.white.id, "greedy");
+        assert_eq!(cfg.schema.id(), "rich-9-v1");
+        assert_eq!(cfg.shard_games, 100);
+        assert_eq!(cfg.limits.turns, GameLimits::default().turns);
+        assert_eq!(cfg.slice, Slice::ALL);
+        assert_eq!(cfg.start, Position::startpos());
+    }
+
+    #[test]
+    fn search_options_reach_expectimax_bots_only() {
+        let mut req = SelfPlayRequest::new(3, "out".into());
+        req.white = "Expectimax".into();
+        req.candidate_limit = Some(4);
+        req.table_mb = 8;
+        let cfg = req.config().unwrap();
+        assert_eq!(cfg.white.options.candidate_limit, Some(4));
+        assert_eq!(cfg.white.options.table_mb, Some(8));
+        assert_eq!(cfg.black.options.candidate_limit, None);
+        assert_eq!(cfg.black.options.table_mb, None);
+    }
+
+    #[test]
+    fn refusals_name_the_flag() {
+        let refused = |f: &dyn Fn(&mut SelfPlayRequest)| {
+            let mut req = SelfPlayRequest::new(3, "out".into());
+            f(&mut req);
+            match req.config() {
+                Err(SelfPlayError::Input(m)) => m,
+                other => panic!("expected a refusal, got {:?}", other.map(|c| c.games)),
+            }
+        };
+        assert!(refused(&|r| r.features = "nope".into())
+            .starts_with("--features: unknown feature schema \"nope\" (known: material-7-v1"));
+        assert!(refused(&|r| r.shard = Some("2/2".into())).starts_with("--shard "));
+        assert_eq!(
+            refused(&|r| r.threads = Some(0)),
+            "--threads: must be at least 1"
+        );
+        assert_eq!(
+            refused(&|r| r.max_turns = 0),
+            "--max-turns: must be at least 1"
+        );
+        assert!(refused(&|r| r.start = Some("x".into())).starts_with("bad DFEN: fields"));
+    }
+}
