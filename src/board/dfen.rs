@@ -74,6 +74,17 @@ pub enum DfenError {
         /// The dice field.
         text: String,
     },
+    /// No dice field where a rolled position is needed ([`Position::from_rolled_dfen`]).
+    #[error(
+        "dice: this command needs the rolled dice as field 7 (e.g. \"{canonical} PNB\"), \
+         found none in {text:?}"
+    )]
+    Unrolled {
+        /// The position's canonical DFEN (without dice).
+        canonical: String,
+        /// The whole input.
+        text: String,
+    },
 }
 
 impl DfenError {
@@ -88,7 +99,7 @@ impl DfenError {
             DfenError::EnPassant { .. } => "en_passant",
             DfenError::Halfmove { .. } => "halfmove",
             DfenError::Fullmove { .. } => "fullmove",
-            DfenError::Dice { .. } => "dice",
+            DfenError::Dice { .. } | DfenError::Unrolled { .. } => "dice",
         }
     }
 }
@@ -366,6 +377,29 @@ impl Position {
     /// Parse a DFEN (docs/rules.md §3); see [`parse`].
     pub fn from_dfen(text: &str) -> Result<Position, DfenError> {
         parse(text)
+    }
+
+    /// Parse a DFEN that must carry a rolled dice pool (field 7), as every command about
+    /// the turn being played needs; a position without dice is [`DfenError::Unrolled`].
+    ///
+    /// ```
+    /// use dicechess::board::Position;
+    ///
+    /// let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    /// assert!(Position::from_rolled_dfen(&format!("{start} PNB")).is_ok());
+    /// let e = Position::from_rolled_dfen(start).unwrap_err();
+    /// assert_eq!(e.field(), "dice");
+    /// assert!(e.to_string().starts_with("dice: this command needs the rolled dice as field 7"));
+    /// ```
+    pub fn from_rolled_dfen(text: &str) -> Result<Position, DfenError> {
+        let pos = parse(text)?;
+        if pos.dice().is_empty() {
+            return Err(DfenError::Unrolled {
+                canonical: pos.to_dfen(),
+                text: text.to_owned(),
+            });
+        }
+        Ok(pos)
     }
 
     /// The canonical DFEN; see [`write()`].

@@ -12,7 +12,7 @@
 
 use super::CliError;
 use dicechess::batch::PositionBatch;
-use dicechess::eval::features::{self, FeatureSchema, Perspective, SCHEMA_IDS};
+use dicechess::eval::features::{self, FeatureSchema, Perspective};
 use dicechess::eval::{BatchEvaluator, BotEvaluator, BotTerms, EvalError, Material};
 use dicechess::files::input::{InputError, PositionReader, RawChunk};
 use dicechess::files::parts::{self, PartInfo, PartsDir, RunRecord, RUN_FORMAT};
@@ -242,12 +242,9 @@ pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
     let format = Format::of(&args.out)?;
     let schema = match &args.features {
         None => None,
-        Some(id) => Some(features::schema(id).ok_or_else(|| {
-            CliError::Input(format!(
-                "--features: unknown feature schema {id:?} (known: {})",
-                SCHEMA_IDS.join(", ")
-            ))
-        })?),
+        Some(id) => Some(
+            features::schema_or_err(id).map_err(|e| CliError::Input(format!("--features: {e}")))?,
+        ),
     };
     let scorer = match (&args.model, args.evaluator) {
         (Some(dir), _) => Some(load_model(dir)?),

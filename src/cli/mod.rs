@@ -121,15 +121,7 @@ impl From<std::io::Error> for CliError {
 
 /// Parse a DFEN that must carry a rolled dice pool (field 7).
 fn rolled_position(dfen: &str) -> Result<Position, CliError> {
-    let pos = Position::from_dfen(dfen)?;
-    if pos.dice().is_empty() {
-        return Err(CliError::Input(format!(
-            "bad DFEN: dice: this command needs the rolled dice as field 7 (e.g. \"{} PNB\"), \
-             found none in {dfen:?}",
-            pos.to_dfen()
-        )));
-    }
-    Ok(pos)
+    Ok(Position::from_rolled_dfen(dfen)?)
 }
 
 /// Run one parsed command, writing its result to `out`.

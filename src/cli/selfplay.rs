@@ -2,12 +2,9 @@
 //! (games as JSON lines, training rows as Parquet) with a manifest of digests.
 
 use super::CliError;
-use dicechess::board::Position;
-use dicechess::eval::features::{self, SCHEMA_IDS};
-use dicechess::search::bots::BotOptions;
-use dicechess::selfplay::shards::Slice;
+use dicechess::selfplay::request::{DEFAULT_BOT, DEFAULT_FEATURES, DEFAULT_SHARD_GAMES};
 use dicechess::selfplay::{
-    run_selfplay, GameLimits, SelfPlayBot, SelfPlayConfig, SelfPlayError, SelfPlayProgress,
+    run_selfplay, GameLimits, SelfPlayError, SelfPlayProgress, SelfPlayRequest,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
@@ -38,10 +35,10 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// White's bot (see `dicechess bots`).
-    #[arg(long, value_name = "BOT", default_value = "greedy")]
+    #[arg(long, value_name = "BOT", default_value = DEFAULT_BOT)]
     white: String,
     /// Black's bot.
-    #[arg(long, value_name = "BOT", default_value = "greedy")]
+    #[arg(long, value_name = "BOT", default_value = DEFAULT_BOT)]
     black: String,
     /// Model package for White's bot (expectimax-model).
     #[arg(long, value_name = "PKG")]
@@ -73,10 +70,10 @@ pub struct Args {
     #[arg(long, value_name = "i/n")]
     shard: Option<String>,
     /// Feature schema of the training rows (default rich-9-v1: cheap to extract).
-    #[arg(long, value_name = "ID", default_value = "rich-9-v1")]
+    #[arg(long, value_name = "ID", default_value = DEFAULT_FEATURES)]
     features: String,
     /// Games per shard.
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SHARD_GAMES)]
     shard_games: u64,
     /// Adjudicate a draw after this many turns (docs/rules.md §8).
     #[arg(long, value_name = "N", default_value_t = GameLimits::default().turns)]
@@ -89,59 +86,46 @@ pub struct Args {
     start: Option<String>,
 }
 
-fn spec(id: &str, model: &Option<PathBuf>, book: &Option<PathBuf>, a: &Args) -> SelfPlayBot {
-    let searching = id.to_ascii_lowercase().starts_with("expectimax");
-    SelfPlayBot {
-        id: id.to_owned(),
-        options: BotOptions {
-            model: model.clone(),
-            book: book.clone(),
-            candidate_limit: if searching { a.candidate_limit } else { None },
-            table_mb: searching.then_some(a.table_mb),
-            chance: None,
-        },
+impl Args {
+    /// The run as the library states it.
+    fn request(&self) -> SelfPlayRequest {
+        SelfPlayRequest {
+            games: self.games,
+            out: self.out.clone(),
+            white: self.white.clone(),
+            black: self.black.clone(),
+            white_model: self.white_model.clone(),
+            black_model: self.black_model.clone(),
+            white_book: self.white_book.clone(),
+            black_book: self.black_book.clone(),
+            candidate_limit: self.candidate_limit,
+            table_mb: self.table_mb,
+            seed: self.seed,
+            threads: self.threads,
+            shard: self.shard.clone(),
+            features: self.features.clone(),
+            shard_games: self.shard_games,
+            max_turns: self.max_turns,
+            halfmove_limit: self.halfmove_limit,
+            start: self.start.clone(),
+        }
+    }
+}
+
+/// The CLI's view of a self-play failure: refusals are bad input (exit status 2).
+pub fn selfplay_error(e: SelfPlayError) -> CliError {
+    match e {
+        SelfPlayError::Input(m) => CliError::Input(m),
+        e @ (SelfPlayError::Manifest(_) | SelfPlayError::Locked(_)) => {
+            CliError::Input(e.to_string())
+        }
+        SelfPlayError::Other(m) => CliError::Other(anyhow::anyhow!("{m}")),
     }
 }
 
 /// Run `selfplay`.
 pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
-    let schema = features::schema(&args.features).ok_or_else(|| {
-        CliError::Input(format!(
-            "--features: unknown feature schema {:?} (known: {})",
-            args.features,
-            SCHEMA_IDS.join(", ")
-        ))
-    })?;
-    let slice = match &args.shard {
-        None => Slice::ALL,
-        Some(s) => Slice::parse(s).map_err(|e| CliError::Input(format!("--shard {e}")))?,
-    };
-    if args.threads == Some(0) {
-        return Err(CliError::Input("--threads: must be at least 1".into()));
-    }
-    if args.max_turns == 0 {
-        return Err(CliError::Input("--max-turns: must be at least 1".into()));
-    }
-    let start = match &args.start {
-        Some(d) => Position::from_dfen(d)?,
-        None => Position::startpos(),
-    };
-    let cfg = SelfPlayConfig {
-        games: args.games,
-        out: args.out.clone(),
-        white: spec(&args.white, &args.white_model, &args.white_book, &args),
-        black: spec(&args.black, &args.black_model, &args.black_book, &args),
-        seed: args.seed,
-        threads: args.threads.unwrap_or(0),
-        slice,
-        schema,
-        limits: GameLimits {
-            halfmove: args.halfmove_limit,
-            turns: args.max_turns,
-        },
-        shard_games: args.shard_games,
-        start,
-    };
+    let cfg = args.request().config().map_err(selfplay_error)?;
     let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
     if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         bar.set_draw_target(ProgressDrawTarget::hidden());
@@ -163,13 +147,7 @@ pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
             p.positions as f64 / s
         ));
     };
-    let summary = run_selfplay(&cfg, &report).map_err(|e| match e {
-        SelfPlayError::Input(m) => CliError::Input(m),
-        e @ (SelfPlayError::Manifest(_) | SelfPlayError::Locked(_)) => {
-            CliError::Input(e.to_string())
-        }
-        SelfPlayError::Other(m) => CliError::Other(anyhow::anyhow!("{m}")),
-    })?;
+    let summary = run_selfplay(&cfg, &report).map_err(selfplay_error)?;
     bar.finish_and_clear();
     let secs = t0.elapsed().as_secs_f64().max(1e-9);
     let t = summary.totals;

@@ -11,6 +11,7 @@ mod diversity;
 mod king_capture;
 mod mobility;
 mod pawns;
+mod report;
 mod safety;
 mod values;
 
@@ -32,5 +33,6 @@ pub use attackers::{attacker_types, availability_probability, available_rolls, t
 pub use diversity::{diversity_difference, piece_diversity, presence_mask};
 pub use mobility::{all_moves_count, mobility, Mobility};
 pub use pawns::{front_span, passed_pawns, PassedPawns};
+pub use report::probe_report;
 pub use safety::{attacked_squares, hanging_material, hanging_squares, king_attacked};
 pub use values::{PieceValues, MATERIAL_VALUES};

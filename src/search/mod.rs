@@ -4,6 +4,7 @@
 pub mod bots;
 pub mod bounded;
 mod chance;
+pub mod decision;
 mod expectimax;
 pub mod montecarlo;
 mod stats;
@@ -12,6 +13,7 @@ pub mod tt;
 mod value;
 
 pub use chance::{outcomes, rolls_by_weight, ChanceMode, Outcome};
+pub use decision::{decide, DecisionError, DecisionRequest};
 pub use expectimax::{
     transformed_root_alpha, CandidateReport, ChanceCollapse, Expectimax, SearchConfig, SearchError,
     SearchResult,

@@ -13,11 +13,20 @@ pub use record::{GameRecord, Termination, TurnRecord};
 pub use replay::{validate_record, validate_record_line, ReplayError, ReplaySummary};
 pub use sprt::{SprtDecision, SprtParams};
 
+#[cfg(feature = "files")]
+mod merge;
+#[cfg(feature = "files")]
+pub mod request;
 pub mod rows;
 #[cfg(feature = "files")]
 #[allow(clippy::module_inception)]
 mod selfplay;
 pub mod shards;
+
+#[cfg(feature = "files")]
+pub use merge::merge_runs;
+#[cfg(feature = "files")]
+pub use request::SelfPlayRequest;
 
 #[cfg(feature = "files")]
 pub use selfplay::{

@@ -122,6 +122,17 @@ pub fn schema(id: &str) -> Option<&'static dyn FeatureSchema> {
     SCHEMAS.iter().copied().find(|s| s.id() == id)
 }
 
+/// The schema with this id, or the message naming the known ones:
+/// `unknown feature schema "x" (known: material-7-v1, ...)`.
+pub fn schema_or_err(id: &str) -> Result<&'static dyn FeatureSchema, String> {
+    schema(id).ok_or_else(|| {
+        format!(
+            "unknown feature schema {id:?} (known: {})",
+            SCHEMA_IDS.join(", ")
+        )
+    })
+}
+
 /// Rows per parallel work item of the column-wise extractors.
 const CHUNK_ROWS: usize = 512;
 

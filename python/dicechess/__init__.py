@@ -1,0 +1,193 @@
+"""Dice Chess engine for Python: exact rules, feature matrices, scores, probes, bots and
+self-play, on the Rust engine (``dicechess`` crate).
+
+Every batch call releases the GIL while the engine runs. Bad input raises ``ValueError``
+with the engine's message; failures that are not the caller's (I/O, a search error) raise
+``RuntimeError``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Callable, Iterable, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _native
+
+__all__ = [
+    "ENGINE_VERSION",
+    "SCHEMA_IDS",
+    "BOT_IDS",
+    "legal_turns",
+    "feature_columns",
+    "features",
+    "evaluate",
+    "probe",
+    "bestmove",
+    "selfplay",
+    "merge",
+]
+
+#: The engine version written into every file (``engine_version``).
+ENGINE_VERSION: str = _native.ENGINE_VERSION
+#: Every feature schema id, narrowest first.
+SCHEMA_IDS: Tuple[str, ...] = tuple(_native.SCHEMA_IDS)
+#: Every bot id, by difficulty.
+BOT_IDS: Tuple[str, ...] = tuple(_native.BOT_IDS)
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def _dfen_list(dfens: Iterable[str]) -> list:
+    """The DFENs as a list of str (a list, tuple, numpy array or pandas Series)."""
+    if isinstance(dfens, (str, bytes)):
+        raise TypeError("dfens must be a sequence of DFEN strings, not one string")
+    return list(dfens)
+
+
+_U64 = 2**64 - 1
+
+
+def _int(name: str, value: Optional[int], limit: int = _U64) -> Optional[int]:
+    """``value`` checked to be an integer in ``0..=limit`` (``None`` passes): ValueError,
+    not the OverflowError of the native conversion."""
+    if value is None:
+        return None
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+        raise TypeError(f"{name}: expected an integer, found {type(value).__name__}")
+    if not 0 <= value <= limit:
+        raise ValueError(f"{name}: must be between 0 and {limit}, found {value}")
+    return int(value)
+
+
+def _path(p: Optional[PathLike]) -> Optional[str]:
+    return None if p is None else os.fspath(p)
+
+
+def legal_turns(dfen: str) -> list[list[str]]:
+    """Every legal turn path of a rolled position (``dicechess turns`` order), each a list of
+    UCI micro-moves; an empty list for a forced pass."""
+    return _native.legal_turns(dfen)
+
+
+def feature_columns(schema: str) -> list[str]:
+    """The column names of feature schema ``schema``, in matrix order."""
+    return _native.feature_columns(schema)
+
+
+def features(dfens: Iterable[str], schema: str) -> np.ndarray:
+    """The ``schema`` features of each position, from the side to move's view, as a float32
+    array ``[n, width]`` (the values ``dicechess eval --features`` writes)."""
+    buf, rows, width = _native.features(_dfen_list(dfens), schema)
+    return np.frombuffer(buf, dtype=np.float32).reshape(rows, width)
+
+
+def evaluate(dfens: Iterable[str], model: Optional[PathLike] = None) -> np.ndarray:
+    """The score of each position from the side to move's view as float32 ``[n]``: material
+    in centipawns, or with ``model`` a model package directory (``manifest.json`` and
+    ``model.onnx``; needs ONNX Runtime, ``ORT_DYLIB_PATH``) — the ``score`` column of
+    ``dicechess eval``. The package is loaded and checked on each call: pass many
+    positions per call."""
+    buf = _native.evaluate(_dfen_list(dfens), _path(model))
+    return np.frombuffer(buf, dtype=np.float32)
+
+
+def probe(dfen: str) -> dict[str, Any]:
+    """Every exact probe of a position for both colours (``dicechess probe``)."""
+    return json.loads(_native.probe(dfen))
+
+
+def bestmove(
+    dfen: str,
+    bot: str = "expectimax",
+    time_ms: Optional[int] = None,
+    *,
+    threads: Optional[int] = None,
+    seed: int = 0,
+    model: Optional[PathLike] = None,
+    book: Optional[PathLike] = None,
+    candidates: Optional[int] = None,
+) -> dict[str, Any]:
+    """One decision by ``bot`` for a rolled position (``dicechess bestmove``): ``moves``
+    (UCI, empty for a pass), ``score``, ``elapsed_ms``, search ``stats``, ``rootBudget``."""
+    return json.loads(
+        _native.bestmove(
+            dfen,
+            bot,
+            _int("time_ms", time_ms),
+            _int("threads", threads),
+            _int("seed", seed),
+            _path(model),
+            _path(book),
+            _int("candidates", candidates),
+        )
+    )
+
+
+def _shard(shard: Union[None, str, Sequence[int]]) -> Optional[str]:
+    if shard is None or isinstance(shard, str):
+        return shard
+    i, n = shard
+    return f"{_int('shard index', i)}/{_int('shard count', n)}"
+
+
+def selfplay(
+    out: PathLike,
+    games: int,
+    white: str = "greedy",
+    black: str = "greedy",
+    seed: int = 0,
+    shard: Union[None, str, Tuple[int, int]] = None,
+    features: str = "rich-9-v1",
+    *,
+    threads: Optional[int] = None,
+    shard_games: Optional[int] = None,
+    max_turns: Optional[int] = None,
+    halfmove_limit: Optional[int] = None,
+    start: Optional[str] = None,
+    white_model: Optional[PathLike] = None,
+    black_model: Optional[PathLike] = None,
+    white_book: Optional[PathLike] = None,
+    black_book: Optional[PathLike] = None,
+    candidate_limit: Optional[int] = None,
+    table_mb: int = 0,
+    progress: Optional[Callable[[int, int, int], Any]] = None,
+) -> dict[str, Any]:
+    """Self-play ``games`` games into the folder ``out`` exactly as ``dicechess selfplay``
+    (same files, byte for byte; a rerun resumes) and return its ``manifest.json``.
+
+    ``shard`` is one slice ``"i/n"`` or ``(i, n)`` of the shards; options left ``None``
+    take the CLI's defaults. ``progress(games, positions, total)`` is called after each
+    game played now (from the engine's writer thread); an exception it raises is raised
+    after the run.
+    """
+    text = _native.selfplay(
+        _path(out),
+        _int("games", games),
+        white,
+        black,
+        _int("seed", seed),
+        _shard(shard),
+        features,
+        _int("threads", threads),
+        _int("shard_games", shard_games),
+        _int("max_turns", max_turns, 2**32 - 1),
+        _int("halfmove_limit", halfmove_limit, 255),
+        start,
+        _path(white_model),
+        _path(black_model),
+        _path(white_book),
+        _path(black_book),
+        _int("candidate_limit", candidate_limit),
+        _int("table_mb", table_mb),
+        progress,
+    )
+    return json.loads(text)
+
+
+def merge(dirs: Iterable[PathLike], out: PathLike) -> dict[str, Any]:
+    """Merge self-play slices of one run into ``out`` as ``dicechess merge`` does (file
+    names, counts and every digest checked) and return the merged manifest."""
+    return json.loads(_native.merge([os.fspath(d) for d in dirs], os.fspath(out)))

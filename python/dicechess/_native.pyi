@@ -1,0 +1,45 @@
+"""Type stubs of the native module; the documented API is ``dicechess`` itself."""
+
+from typing import Any, Callable, List, Optional, Tuple
+
+ENGINE_VERSION: str
+SCHEMA_IDS: List[str]
+BOT_IDS: List[str]
+
+def legal_turns(dfen: str) -> List[List[str]]: ...
+def feature_columns(schema: str) -> List[str]: ...
+def features(dfens: List[str], schema: str) -> Tuple[bytearray, int, int]: ...
+def evaluate(dfens: List[str], model: Optional[str] = None) -> bytearray: ...
+def probe(dfen: str) -> str: ...
+def bestmove(
+    dfen: str,
+    bot: str,
+    time_ms: Optional[int] = None,
+    threads: Optional[int] = None,
+    seed: int = 0,
+    model: Optional[str] = None,
+    book: Optional[str] = None,
+    candidates: Optional[int] = None,
+) -> str: ...
+def selfplay(
+    out: str,
+    games: int,
+    white: Optional[str] = None,
+    black: Optional[str] = None,
+    seed: int = 0,
+    shard: Optional[str] = None,
+    features: Optional[str] = None,
+    threads: Optional[int] = None,
+    shard_games: Optional[int] = None,
+    max_turns: Optional[int] = None,
+    halfmove_limit: Optional[int] = None,
+    start: Optional[str] = None,
+    white_model: Optional[str] = None,
+    black_model: Optional[str] = None,
+    white_book: Optional[str] = None,
+    black_book: Optional[str] = None,
+    candidate_limit: Optional[int] = None,
+    table_mb: int = 0,
+    progress: Optional[Callable[[int, int, int], Any]] = None,
+) -> str: ...
+def merge(dirs: List[str], out: str) -> str: ...

@@ -1,0 +1,45 @@
+//! Merging the output folders of `selfplay --shard i/n` slices (or of partial runs) into
+//! one folder: what `dicechess merge` and the Python package's `dicechess.merge` do.
+//!
+//! Nothing in a manifest is trusted as a path: [`Manifest::read`] accepts only the file
+//! names the engine writes for each shard index and checks every index, first game and game
+//! count against the run; each file must be a regular file, and its digest is computed over
+//! the very bytes copied (a file changed between a check and the copy cannot slip through).
+
+use super::shards::{merge_manifests, Manifest};
+use super::SelfPlayError;
+use std::path::{Path, PathBuf};
+
+/// Merge the self-play folders `dirs` (slices of one run, each with a `manifest.json`) into
+/// `out`, which must not hold a run yet; returns the merged manifest (also written to
+/// `out`). Refusals (a folder without manifest, runs that differ, a shard held twice, a
+/// digest mismatch, `out` locked or holding a run) are [`SelfPlayError::Input`],
+/// [`SelfPlayError::Manifest`] or [`SelfPlayError::Locked`]; I/O failures on `out` are
+/// [`SelfPlayError::Other`].
+pub fn merge_runs(dirs: &[PathBuf], out: &Path) -> Result<Manifest, SelfPlayError> {
+    let mut parts = Vec::new();
+    for d in dirs {
+        let m = Manifest::read(d)?
+            .ok_or_else(|| SelfPlayError::Input(format!("{}: no manifest.json", d.display())))?;
+        parts.push((d.clone(), m));
+    }
+    let mut merged = merge_manifests(&parts)?;
+    let fail = |e: std::io::Error| SelfPlayError::Other(format!("{}: {e}", out.display()));
+    std::fs::create_dir_all(out).map_err(fail)?;
+    let _lock = crate::files::lock::lock_dir(out)?;
+    if Manifest::path(out).symlink_metadata().is_ok() {
+        return Err(SelfPlayError::Input(format!(
+            "--out {}: already holds a self-play run",
+            out.display()
+        )));
+    }
+    for (dir, m) in &parts {
+        for s in &m.shards {
+            s.copy_verified(dir, out).map_err(|e| {
+                SelfPlayError::Input(format!("{}: shard {}: {e}", dir.display(), s.index))
+            })?;
+        }
+    }
+    merged.write(out).map_err(fail)?;
+    Ok(merged)
+}
