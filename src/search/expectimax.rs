@@ -243,6 +243,23 @@ struct Scratch {
     leaves: LeafBatch,
 }
 
+thread_local! {
+    /// One warmed-up [`Scratch`] per thread, reused by every candidate and decision the thread
+    /// searches. A fresh one starts with empty buffers (the shared expansion's buckets and key
+    /// tables grow on first use): built per candidate, as `map_init` did with one job per
+    /// candidate, it held two threads to 1.1× one thread on Kiwipete's depth-2 decision.
+    static SCRATCH: std::cell::RefCell<Option<Scratch>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f` with this thread's scratch (a fresh one when it is in use further up the stack: a
+/// thread that steals another candidate while it waits inside the evaluator).
+fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    let mut s = SCRATCH.with(|c| c.borrow_mut().take()).unwrap_or_default();
+    let r = f(&mut s);
+    SCRATCH.with(|c| *c.borrow_mut() = Some(s));
+    r
+}
+
 /// Work units (move-generation calls and generated micro-moves) one shared chance-node
 /// expansion may spend. Kiwipete needs 57,562 (the start position 7,508); the walk keeps at most one end
 /// position (96 bytes) and two table slots per unit, so this bounds a worker's expansion
@@ -537,19 +554,22 @@ impl Expectimax {
                 (0..order.len())
                     .into_par_iter()
                     .with_max_len(1)
-                    .map_init(Scratch::default, |s, k| {
-                        s.stats = RootSearchStats::default();
-                        run(s, k).map(|r| (r, s.stats))
+                    .map(|k| {
+                        with_scratch(|s| {
+                            s.stats = RootSearchStats::default();
+                            run(s, k).map(|r| (r, s.stats))
+                        })
                     })
                     .collect()
             } else {
-                let mut s = Scratch::default();
-                (0..order.len())
-                    .map(|k| {
-                        s.stats = RootSearchStats::default();
-                        run(&mut s, k).map(|r| (r, s.stats))
-                    })
-                    .collect()
+                with_scratch(|s| {
+                    (0..order.len())
+                        .map(|k| {
+                            s.stats = RootSearchStats::default();
+                            run(s, k).map(|r| (r, s.stats))
+                        })
+                        .collect()
+                })
             };
 
         for (k, r) in results.into_iter().enumerate() {
