@@ -142,7 +142,10 @@ async fn serve_file(State(root): State<Arc<PathBuf>>, method: Method, uri: Uri) 
         header::HeaderValue::from_static(content_type(&file)),
     );
     h.insert(header::CONTENT_LENGTH, len.into());
-    h.insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-cache"));
+    h.insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-cache"),
+    );
     h.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         header::HeaderValue::from_static("nosniff"),
@@ -159,9 +162,18 @@ mod tests {
     fn resolve_keeps_to_plain_names_under_the_root() {
         let root = Path::new("/srv/web");
         assert_eq!(resolve(root, "/"), Some(root.join("index.html")));
-        assert_eq!(resolve(root, "/pkg/web/x.wasm"), Some(root.join("pkg/web/x.wasm")));
+        assert_eq!(
+            resolve(root, "/pkg/web/x.wasm"),
+            Some(root.join("pkg/web/x.wasm"))
+        );
         assert_eq!(resolve(root, "/pkg/"), Some(root.join("pkg/index.html")));
-        for bad in ["/../Cargo.toml", "/pkg/../../x", "/.git/config", "/a%2e%2e/b", "/a\\b"] {
+        for bad in [
+            "/../Cargo.toml",
+            "/pkg/../../x",
+            "/.git/config",
+            "/a%2e%2e/b",
+            "/a\\b",
+        ] {
             assert_eq!(resolve(root, bad), None, "{bad}");
         }
     }

@@ -128,11 +128,7 @@ impl Bot for MonteCarloBot {
         scored.truncate(self.candidates);
         let mut best: Option<(usize, f64)> = None;
         for (k, &(i, _)) in scored.iter().enumerate() {
-            if k > 0
-                && turn
-                    .deadline
-                    .is_some_and(|d| web_time::Instant::now() >= d)
-            {
+            if k > 0 && turn.deadline.is_some_and(|d| web_time::Instant::now() >= d) {
                 break;
             }
             let after = paths[i].end_position(pos);

@@ -26,8 +26,12 @@ pub fn estimate_equity(dfen: &str, options: JsValue) -> Result<JsValue, JsValue>
     let o = Options::new(&options)?;
     let d = MonteCarloConfig::default();
     let config = MonteCarloConfig {
-        rollouts: o.integer("rollouts", u32::MAX.into())?.map_or(d.rollouts, |v| v as u32),
-        max_plies: o.integer("maxPlies", u32::MAX.into())?.map_or(d.max_plies, |v| v as u32),
+        rollouts: o
+            .integer("rollouts", u32::MAX.into())?
+            .map_or(d.rollouts, |v| v as u32),
+        max_plies: o
+            .integer("maxPlies", u32::MAX.into())?
+            .map_or(d.max_plies, |v| v as u32),
         target_error: o.number("targetError")?.unwrap_or(d.target_error),
         seed: o.integer("seed", MAX_SAFE_INTEGER)?.unwrap_or(d.seed),
         ..d

@@ -65,7 +65,12 @@ pub fn count_legal_turns(dfen: &str) -> Result<u32, JsValue> {
 fn square(field: &str, text: &str) -> Result<Square, JsValue> {
     Square::from_name(text.as_bytes())
         .filter(|_| text.len() == 2)
-        .ok_or_else(|| field_error(field, &format!("{field}: {text:?} is not a square (a1 to h8)")))
+        .ok_or_else(|| {
+            field_error(
+                field,
+                &format!("{field}: {text:?} is not a square (a1 to h8)"),
+            )
+        })
 }
 
 /// A promotion argument: `q`, `r`, `b` or `n` (either case), or an error naming it.
@@ -147,8 +152,8 @@ pub fn end_turn(dfen: &str) -> Result<String, JsValue> {
 pub fn get_playable_dice(dfen: &str, prefix: JsValue) -> Result<String, JsValue> {
     let pos = rolled_position(dfen)?;
     let text = prefix_text(&prefix)?;
-    let moves = parse_uci_path(&pos, &text)
-        .map_err(|e| field_error("prefix", &format!("prefix: {e}")))?;
+    let moves =
+        parse_uci_path(&pos, &text).map_err(|e| field_error("prefix", &format!("prefix: {e}")))?;
     let counts = playable_dice(&pos, &moves).ok_or_else(|| {
         field_error(
             "prefix",
@@ -174,7 +179,12 @@ fn prefix_text(prefix: &JsValue) -> Result<String, JsValue> {
     if let Some(s) = prefix.as_string() {
         return Ok(s);
     }
-    let bad = || field_error("prefix", "prefix: expected an array of UCI strings or a string");
+    let bad = || {
+        field_error(
+            "prefix",
+            "prefix: expected an array of UCI strings or a string",
+        )
+    };
     let array = prefix.dyn_ref::<js_sys::Array>().ok_or_else(bad)?;
     let parts: Option<Vec<String>> = array.iter().map(|v| v.as_string()).collect();
     let parts = parts.ok_or_else(bad)?;
