@@ -111,6 +111,16 @@ fn status(code: StatusCode) -> Response {
     r
 }
 
+/// The bytes of `file` if it is a regular file (not a link, not a folder) of at most
+/// [`MAX_FILE_BYTES`].
+fn read_regular(file: &Path) -> Option<Vec<u8>> {
+    let meta = std::fs::symlink_metadata(file).ok()?;
+    if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
+        return None;
+    }
+    std::fs::read(file).ok()
+}
+
 /// GET or HEAD of one regular file under the root; 404 for anything else that exists or
 /// not, 405 for other methods.
 async fn serve_file(State(root): State<Arc<PathBuf>>, method: Method, uri: Uri) -> Response {
@@ -120,13 +130,11 @@ async fn serve_file(State(root): State<Arc<PathBuf>>, method: Method, uri: Uri) 
     let Some(file) = resolve(&root, uri.path()) else {
         return status(StatusCode::NOT_FOUND);
     };
-    let regular = tokio::fs::symlink_metadata(&file)
-        .await
-        .is_ok_and(|m| m.is_file() && m.len() <= MAX_FILE_BYTES);
-    if !regular {
-        return status(StatusCode::NOT_FOUND);
-    }
-    let Ok(bytes) = tokio::fs::read(&file).await else {
+    let read = {
+        let file = file.clone();
+        tokio::task::spawn_blocking(move || read_regular(&file)).await
+    };
+    let Ok(Some(bytes)) = read else {
         return status(StatusCode::NOT_FOUND);
     };
     let len = bytes.len();

@@ -56,6 +56,7 @@ pub fn count_legal_turns(dfen: &str) -> Result<u32, JsValue> {
     }
     Ok(GENERATOR.with(|g| {
         let (gen, out) = &mut *g.borrow_mut();
+        out.clear(); // legal_paths_into appends
         gen.legal_paths_into(&pos, out);
         out.len() as u32
     }))
