@@ -91,7 +91,9 @@ function renderDice() {
   box.textContent = '';
   const left = diceField(game.dfen);
   let playable = left;
-  if (game.phase === 'human' && game.turnStart) {
+  if (game.phase === 'human' && game.turnStart && game.turns.length === 0) {
+    playable = '';
+  } else if (game.phase === 'human' && game.turnStart) {
     playable = engine.getPlayableDice(game.turnStart, game.prefix);
   }
   for (const d of dieStates(game.rolled, left, playable)) {

@@ -38,7 +38,13 @@ test('getLegalTurns and getLegalUciMoves equal `dicechess turns` and `moves`, in
 
 test('getPlayableDice equals `dicechess playable` after each prefix of the first path', () => {
   for (const d of ROLLED) {
-    const first = engine.getLegalTurns(d)[0] || [];
+    if (engine.getLegalTurns(d).length === 0) {
+      // A pass: not even the empty prefix starts a legal path, for either.
+      assert.equal(spawnSync(bin, ['playable', d, '--prefix', '']).status, 2, d);
+      assert.throws(() => engine.getPlayableDice(d, []), (e) => e.field === 'prefix', d);
+      continue;
+    }
+    const first = engine.getLegalTurns(d)[0];
     for (let n = 0; n <= first.length; n++) {
       const prefix = first.slice(0, n);
       const want = cli('playable', d, '--prefix', prefix.join(',')).trim();
