@@ -122,3 +122,27 @@ test('kingCaptureProbability and canonicalKey', () => {
   assert.equal(k.white.kingCaptureRolls, 0);
   assert.equal(engine.canonicalKey(`${START} PNB`), 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -');
 });
+
+test('installed as a package: require and import of "dicechess-web" resolve through its exports', async () => {
+  const { mkdtempSync, mkdirSync, symlinkSync, rmSync } = await import('node:fs');
+  const { execFileSync } = await import('node:child_process');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const { root } = await import('./load.mjs');
+  const dir = mkdtempSync(path.join(tmpdir(), 'dicechess-pkg-'));
+  try {
+    mkdirSync(path.join(dir, 'node_modules'));
+    symlinkSync(path.join(root, 'web', 'pkg'), path.join(dir, 'node_modules', 'dicechess-web'));
+    const probe = "getLegalUciMoves('k7/4P3/8/8/8/8/8/4K3 w - - 0 1 P').sort().join()";
+    const cjs = execFileSync(process.execPath, ['-e', `console.log(require('dicechess-web').${probe})`], { cwd: dir, encoding: 'utf8' });
+    const mjs = execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', `import * as dc from 'dicechess-web'; console.log(dc.${probe})`],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    assert.equal(cjs.trim(), 'e7e8b,e7e8n,e7e8q,e7e8r');
+    assert.equal(mjs.trim(), 'e7e8b,e7e8n,e7e8q,e7e8r');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
