@@ -12,6 +12,8 @@
 //! property is that name; bad options throw an `Error` naming the option. Nothing panics on
 //! bad input. `web/README.md` documents each function's arguments and result.
 
+#![warn(missing_docs)]
+
 mod bots;
 mod equity;
 mod js;
