@@ -83,6 +83,7 @@ test('estimateEquity: shape, determinism, options checked', () => {
   assert.deepEqual(engine.estimateEquity(d, { rollouts: 32, maxPlies: 30, seed: 4 }), a);
   assert.throws(() => engine.estimateEquity(d, { rollouts: 1.5 }), (e) => e.field === 'rollouts');
   assert.throws(() => engine.estimateEquity(d, { seed: -2 }), (e) => e.field === 'seed');
+  assert.throws(() => engine.estimateEquity(d, { rollouts: 1_000_001 }), (e) => e.field === 'rollouts');
 });
 
 test('every DFEN argument: a bad one throws an Error naming the field, and the instance survives', () => {

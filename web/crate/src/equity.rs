@@ -5,9 +5,13 @@ use dicechess::search::{equity, MonteCarloConfig};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+/// The most rollouts one call runs: the estimate keeps every rollout's result (24 bytes),
+/// and an allocation that fails aborts a wasm instance, so larger counts are refused.
+pub const MAX_ROLLOUTS: u64 = 1_000_000;
+
 /// Rao-Blackwellised Monte-Carlo equity of the position (its side to move rolls next; dice
 /// ignored), run on the calling thread. Options (all optional, the CLI's defaults):
-/// `rollouts` (500), `maxPlies` (1000), `seed` (0), `targetError` (0: every rollout).
+/// `rollouts` (500, at most [`MAX_ROLLOUTS`]), `maxPlies` (1000), `seed` (0), `targetError` (0: every rollout).
 /// Returns `{whiteWin, blackWin, undecided, rollouts, standardError, varianceReduction}`,
 /// the same numbers as `dicechess equity` with the same settings.
 #[wasm_bindgen(js_name = estimateEquity)]
@@ -27,7 +31,7 @@ pub fn estimate_equity(dfen: &str, options: JsValue) -> Result<JsValue, JsValue>
     let d = MonteCarloConfig::default();
     let config = MonteCarloConfig {
         rollouts: o
-            .integer("rollouts", u32::MAX.into())?
+            .integer("rollouts", MAX_ROLLOUTS)?
             .map_or(d.rollouts, |v| v as u32),
         max_plies: o
             .integer("maxPlies", u32::MAX.into())?
