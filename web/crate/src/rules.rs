@@ -1,6 +1,6 @@
 //! The rules: legal micro-moves and turns, playing micro-moves, ending turns, playable dice.
 
-use crate::js::{field_error, position, rolled_position, to_js};
+use crate::js::{field_error, position, rolled_position};
 use dicechess::board::{Dice, Position};
 use dicechess::kernels::{Color, PieceType, Square};
 use dicechess::rules::{
@@ -8,6 +8,7 @@ use dicechess::rules::{
     MoveKind, TurnGenerator, TurnPath,
 };
 use std::cell::RefCell;
+use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -28,15 +29,24 @@ pub fn get_legal_uci_moves(dfen: &str) -> Result<Vec<String>, JsValue> {
 #[wasm_bindgen(js_name = getLegalTurns)]
 pub fn get_legal_turns(dfen: &str) -> Result<JsValue, JsValue> {
     let pos = position(dfen)?;
-    let paths: Vec<Vec<String>> = if pos.dice().is_empty() {
-        Vec::new()
-    } else {
-        legal_paths(&pos)
-            .iter()
-            .map(|p| p.moves().iter().map(|m| m.uci()).collect())
-            .collect()
-    };
-    to_js(&paths)
+    let out = js_sys::Array::new();
+    if pos.dice().is_empty() {
+        return Ok(out.into());
+    }
+    // Thousands of paths share a few hundred micro-moves: make each UCI string in JS once.
+    let mut names: HashMap<u32, JsValue> = HashMap::new();
+    for path in legal_paths(&pos) {
+        let moves = js_sys::Array::new();
+        for m in path.moves().iter() {
+            moves.push(
+                names
+                    .entry(m.encode())
+                    .or_insert_with(|| JsValue::from_str(&m.uci())),
+            );
+        }
+        out.push(&moves);
+    }
+    Ok(out.into())
 }
 
 thread_local! {
