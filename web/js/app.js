@@ -258,12 +258,14 @@ async function main() {
   }
   $('bot').value = params.get('bot') || 'greedy';
   if (params.get('side')) $('side').value = params.get('side');
-  if (params.get('time')) {
+  const time = params.get('time');
+  if (time && ![...$('time').options].some((o) => o.value === time)) {
     const o = document.createElement('option');
-    o.value = o.textContent = params.get('time');
+    o.value = time;
+    o.textContent = `${time} ms`;
     $('time').appendChild(o);
-    $('time').value = params.get('time');
   }
+  if (time) $('time').value = time;
   worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   worker.onmessage = onBotAnswer;
   $('new-game').addEventListener('click', newGame);
