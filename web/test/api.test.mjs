@@ -110,6 +110,7 @@ test('every DFEN argument: a bad one throws an Error naming the field, and the i
     ['to', () => engine.applyMove(PROMO, 'e7', 'e88', 'q')],
     ['promotion', () => engine.applyMove(PROMO, 'e7', 'e8', 'k')],
     ['die', () => engine.perftSingleDie(START, 7, 1)],
+    ['depth', () => engine.perftSingleDie(START, 1, -1)],
   ]) {
     assert.throws(call, (e) => e instanceof Error && e.field === arg && e.message.startsWith(`${arg}: `), arg);
   }

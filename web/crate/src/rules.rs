@@ -205,6 +205,9 @@ fn prefix_text(prefix: &JsValue) -> Result<String, JsValue> {
     Ok(parts.join(","))
 }
 
+/// The deepest `perftSingleDie` (its node counts grow about thirtyfold a ply).
+pub const MAX_PERFT_DEPTH: u32 = 8;
+
 /// Single-die perft (`dicechess perft FEN --die N --depth D`): pseudo-legal micro-moves of
 /// the die's piece type, the same one-die pool installed for each side in turn.
 #[wasm_bindgen(js_name = perftSingleDie)]
@@ -212,5 +215,12 @@ pub fn perft(fen: &str, die: u8, depth: u32) -> Result<f64, JsValue> {
     let pos = position(fen)?;
     let piece = PieceType::from_face(die)
         .ok_or_else(|| field_error("die", &format!("die: {die} is not a face 1..=6")))?;
+    if depth > MAX_PERFT_DEPTH {
+        // A JS -1 arrives as 4294967295: refuse instead of running for ever.
+        return Err(field_error(
+            "depth",
+            &format!("depth: at most {MAX_PERFT_DEPTH}, found {depth}"),
+        ));
+    }
     Ok(perft_single_die(&pos, piece, depth) as f64)
 }
