@@ -18,6 +18,8 @@ mod selfplay;
 #[cfg(feature = "serve")]
 mod serve;
 mod turns;
+#[cfg(feature = "serve")]
+mod web;
 
 use clap::{Parser, Subcommand};
 use dicechess::board::{DfenError, Position};
@@ -70,6 +72,9 @@ enum Command {
     /// Serve a bot over signed webhooks (plain HTTP; TLS is terminated by the host).
     #[cfg(feature = "serve")]
     Serve(serve::Args),
+    /// Serve the browser page (`web/`, after `bash web/build.sh`) on a local port.
+    #[cfg(feature = "serve")]
+    Web(web::Args),
 }
 
 /// A failure with its exit status: 2 for bad input (DFEN, moves, arguments), 1 otherwise.
@@ -145,6 +150,8 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Merge(a) => merge::run(a, out)?,
         #[cfg(feature = "serve")]
         Command::Serve(a) => serve::run(a, out)?,
+        #[cfg(feature = "serve")]
+        Command::Web(a) => web::run(a, out)?,
     }
     out.flush()?;
     Ok(())

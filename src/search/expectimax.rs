@@ -35,7 +35,8 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+// `web_time::Instant` is `std::time::Instant` natively and works on wasm32 (Cargo.toml).
+use web_time::Instant;
 
 /// Search settings.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -18,7 +18,8 @@ use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use serde::Serialize;
-use std::time::Instant;
+// `web_time::Instant` is `std::time::Instant` natively and works on wasm32 (Cargo.toml).
+use web_time::Instant;
 
 /// Rollout settings.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -17,7 +17,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::json;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+// `std::time::Instant` natively; the bots' deadline type on wasm32 too (Cargo.toml).
+use web_time::Instant;
 
 /// A bot to build for every game (each game gets its own, so no state such as a
 /// transposition table is shared between games and results do not depend on scheduling).

@@ -19,7 +19,8 @@ use crate::rules::TurnPath;
 use dicechess_kernels::Color;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
-use std::time::Instant;
+// `web_time::Instant` is `std::time::Instant` natively and works on wasm32 (Cargo.toml).
+use web_time::Instant;
 
 /// A bot's registry entry.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -37,7 +37,7 @@ impl Bot for ExpectimaxBot {
     /// was resolved (none abandoned at the deadline) — the deepest completed answer.
     /// Without a deadline only `search` runs, so untimed play stays reproducible.
     fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
-        let started = std::time::Instant::now();
+        let started = web_time::Instant::now();
         let r = self.search.search(pos, turn.deadline, turn.rng)?;
         let mut choice = Choice {
             path: r.path,
@@ -48,7 +48,7 @@ impl Bot for ExpectimaxBot {
             return Ok(choice);
         };
         let shallow = started.elapsed();
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let left = deadline.saturating_duration_since(web_time::Instant::now());
         let decided = r.stats.candidates_selected > 0 && r.stats.candidates_abandoned == 0;
         if !decided || left < shallow * DEEPEN_TIME_RATIO {
             return Ok(choice);
@@ -128,11 +128,7 @@ impl Bot for MonteCarloBot {
         scored.truncate(self.candidates);
         let mut best: Option<(usize, f64)> = None;
         for (k, &(i, _)) in scored.iter().enumerate() {
-            if k > 0
-                && turn
-                    .deadline
-                    .is_some_and(|d| std::time::Instant::now() >= d)
-            {
+            if k > 0 && turn.deadline.is_some_and(|d| web_time::Instant::now() >= d) {
                 break;
             }
             let after = paths[i].end_position(pos);

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Build the wasm package web/pkg from web/crate: one wasm32-unknown-unknown release build,
+# bound twice by wasm-bindgen — `--target nodejs` (web/pkg/node, CommonJS, loads itself
+# synchronously) and `--target web` (web/pkg/web, an ES module for pages and workers) — plus
+# package.json and the ESM entry for Node. Needs the wasm32 target and wasm-bindgen-cli of
+# exactly the crate's wasm-bindgen version (.ci/test-web installs both).
+# Run from anywhere: `bash web/build.sh`.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+ROOT="$(cd .. && pwd)"
+
+want="$(bash ./wasm-bindgen-version.sh)"
+have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)"
+if [ "$have" != "$want" ]; then
+  echo "web/build.sh: needs wasm-bindgen-cli $want (found ${have:-none}):" >&2
+  echo "  rustup target add wasm32-unknown-unknown && cargo install wasm-bindgen-cli --version $want" >&2
+  exit 1
+fi
+
+(cd crate && cargo build --release --locked --target wasm32-unknown-unknown --target-dir "$ROOT/target")
+wasm="$ROOT/target/wasm32-unknown-unknown/release/dicechess_web.wasm"
+
+rm -rf pkg
+mkdir -p pkg
+wasm-bindgen --target nodejs --out-dir pkg/node "$wasm"
+wasm-bindgen --target web --out-dir pkg/web "$wasm"
+cp pkg-template/package.json pkg-template/index.mjs pkg/
+# The browser build is ES modules; tell Node so too if it is ever imported directly.
+printf '{ "type": "module" }\n' > pkg/web/package.json
+printf '{ "type": "commonjs" }\n' > pkg/node/package.json
+
+gz="$(gzip -9 -c pkg/web/dicechess_web_bg.wasm | wc -c)"
+raw="$(wc -c < pkg/web/dicechess_web_bg.wasm)"
+echo "web/pkg built: dicechess_web_bg.wasm $raw bytes, $gz gzipped (gzip -9)"

@@ -1,0 +1,21 @@
+//! # dicechess-web
+//!
+//! The `dicechess` engine compiled to `wasm32-unknown-unknown` with wasm-bindgen, exposing
+//! the community's JS API shape (the JVM build's `DiceChess` object): `getAvailableBots`,
+//! `getLegalUciMoves`, `getLegalTurns`, `getBestMove`, `applyMove`, `endTurn`,
+//! `getPlayableDice`, `estimateEquity`, `kingCaptureProbability`, `canonicalKey`, plus a few
+//! helpers the tests and the page use (`canonicalDfen`, `positionKeys`, `countLegalTurns`,
+//! `perftSingleDie`).
+//!
+//! Every function that takes a DFEN throws a JS `Error` whose message is the engine's
+//! [`dicechess::board::DfenError`] text (it starts with the field's name) and whose `field`
+//! property is that name; bad options throw an `Error` naming the option. Nothing panics on
+//! bad input. `web/README.md` documents each function's arguments and result.
+
+#![warn(missing_docs)]
+
+mod bots;
+mod equity;
+mod js;
+mod probes;
+mod rules;

@@ -1,0 +1,226 @@
+//! The rules: legal micro-moves and turns, playing micro-moves, ending turns, playable dice.
+
+use crate::js::{field_error, position, rolled_position};
+use dicechess::board::{Dice, Position};
+use dicechess::kernels::{Color, PieceType, Square};
+use dicechess::rules::{
+    legal_first_moves, legal_paths, parse_uci_path, perft_single_die, playable_dice, MicroMove,
+    MoveKind, TurnGenerator, TurnPath,
+};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The legal first micro-moves of the DFEN's roll (distinct first moves of the legal turn
+/// paths, in path order; `dicechess moves`), as UCI strings (`"e7e8q"` for a promotion).
+/// Empty for a pass and for a DFEN without dice (e.g. after `applyMove` spent them all).
+#[wasm_bindgen(js_name = getLegalUciMoves)]
+pub fn get_legal_uci_moves(dfen: &str) -> Result<Vec<String>, JsValue> {
+    let pos = position(dfen)?;
+    if pos.dice().is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(legal_first_moves(&pos).iter().map(|m| m.uci()).collect())
+}
+
+/// Every legal turn path of the DFEN's roll (docs/rules.md §5 order; `dicechess turns`),
+/// each an array of UCI micro-moves. Empty for a pass and for a DFEN without dice.
+#[wasm_bindgen(js_name = getLegalTurns)]
+pub fn get_legal_turns(dfen: &str) -> Result<JsValue, JsValue> {
+    let pos = position(dfen)?;
+    let out = js_sys::Array::new();
+    if pos.dice().is_empty() {
+        return Ok(out.into());
+    }
+    // Thousands of paths share a few hundred micro-moves: make each UCI string in JS once.
+    let mut names: HashMap<u32, JsValue> = HashMap::new();
+    for path in legal_paths(&pos) {
+        let moves = js_sys::Array::new();
+        for m in path.moves().iter() {
+            moves.push(
+                names
+                    .entry(m.encode())
+                    .or_insert_with(|| JsValue::from_str(&m.uci())),
+            );
+        }
+        out.push(&moves);
+    }
+    Ok(out.into())
+}
+
+thread_local! {
+    /// A reused generator and output, as the native `turns` benchmark reuses them.
+    static GENERATOR: RefCell<(TurnGenerator, Vec<TurnPath>)> =
+        RefCell::new((TurnGenerator::new(), Vec::new()));
+}
+
+/// The number of legal turn paths (`dicechess turns --count`), enumerated with a reused
+/// generator and no strings crossing to JS: the number the README's budget compares with
+/// the native benchmark.
+#[wasm_bindgen(js_name = countLegalTurns)]
+pub fn count_legal_turns(dfen: &str) -> Result<u32, JsValue> {
+    let pos = position(dfen)?;
+    if pos.dice().is_empty() {
+        return Ok(0);
+    }
+    Ok(GENERATOR.with(|g| {
+        let (gen, out) = &mut *g.borrow_mut();
+        out.clear(); // legal_paths_into appends
+        gen.legal_paths_into(&pos, out);
+        out.len() as u32
+    }))
+}
+
+/// A square name argument (`from`, `to`), or an error naming the argument.
+fn square(field: &str, text: &str) -> Result<Square, JsValue> {
+    Square::from_name(text.as_bytes())
+        .filter(|_| text.len() == 2)
+        .ok_or_else(|| {
+            field_error(
+                field,
+                &format!("{field}: {text:?} is not a square (a1 to h8)"),
+            )
+        })
+}
+
+/// A promotion argument: `q`, `r`, `b` or `n` (either case), or an error naming it.
+fn promotion(text: &str) -> Result<PieceType, JsValue> {
+    let mut chars = text.chars();
+    match (chars.next().map(|c| c.to_ascii_lowercase()), chars.next()) {
+        (Some(c @ ('q' | 'r' | 'b' | 'n')), None) => {
+            Ok(PieceType::from_letter(c).expect("q, r, b and n are piece letters"))
+        }
+        _ => Err(field_error(
+            "promotion",
+            &format!("promotion: expected q, r, b or n, found {text:?}"),
+        )),
+    }
+}
+
+/// Play one micro-move `from`→`to` (promotion `q`/`r`/`b`/`n` for a pawn reaching the
+/// last rank) of the DFEN's roll and return the DFEN after it: the die (castling: king and
+/// rook dice) leaves the pool; the side to move and the full-move number stay (end the turn
+/// with `endTurn`). A king capture ends the game, so the dice left over are dropped.
+/// Returns `undefined` when the move is not one of `getLegalUciMoves(dfen)` (a promotion
+/// needs its piece). Throws for a bad DFEN or a malformed square or promotion.
+///
+/// The check is made against this DFEN's own roll, as the JVM API does. Chaining
+/// `applyMove` agrees with the whole-turn rule along every legal path, but a prefix that is
+/// legal only because it leads to a king capture may then continue with fewer dice than the
+/// rule allows; validate whole turns with `getLegalTurns` on the DFEN of the turn's start.
+#[wasm_bindgen(js_name = applyMove)]
+pub fn apply_move(
+    dfen: &str,
+    from: &str,
+    to: &str,
+    promotion_piece: Option<String>,
+) -> Result<Option<String>, JsValue> {
+    let pos = position(dfen)?;
+    let (from, to) = (square("from", from)?, square("to", to)?);
+    let promo = promotion_piece
+        .as_deref()
+        .filter(|p| !p.is_empty())
+        .map(promotion)
+        .transpose()?;
+    if pos.dice().is_empty() {
+        return Ok(None);
+    }
+    let found = legal_first_moves(&pos).into_iter().find(|m| {
+        let p = match m.kind {
+            MoveKind::Promotion(p) => Some(p),
+            _ => None,
+        };
+        m.from == from && m.to == to && p == promo
+    });
+    Ok(found.map(|m| played(&pos, m).to_dfen()))
+}
+
+/// The position after `m`; after a king capture without the void dice (docs/rules.md §2.6).
+fn played(pos: &Position, m: MicroMove) -> Position {
+    let next = pos.play_unchecked(m);
+    if pos.captures_king(m) {
+        next.with_dice(Dice::EMPTY)
+    } else {
+        next
+    }
+}
+
+/// End the turn (docs/rules.md §2.4; also the whole of a pass): the next mover's stale
+/// en-passant targets expire, the side to move flips, the pool empties and the full-move
+/// number counts after Black. Returns the new DFEN.
+#[wasm_bindgen(js_name = endTurn)]
+pub fn end_turn(dfen: &str) -> Result<String, JsValue> {
+    Ok(position(dfen)?.end_turn().to_dfen())
+}
+
+/// The dice still playable after `prefix` (UCI micro-moves played from `dfen`, the DFEN at
+/// the start of the turn; an array of strings or one comma-separated string), as DFEN dice
+/// letters in face order and the mover's case (`"PN"`), `""` when the prefix completes the
+/// turn (`dicechess playable`). The other dice left in the pool are the ones to dim.
+/// Throws (field `prefix`) when the prefix is not the start of a legal turn path.
+#[wasm_bindgen(js_name = getPlayableDice)]
+pub fn get_playable_dice(dfen: &str, prefix: JsValue) -> Result<String, JsValue> {
+    let pos = rolled_position(dfen)?;
+    let text = prefix_text(&prefix)?;
+    let moves =
+        parse_uci_path(&pos, &text).map_err(|e| field_error("prefix", &format!("prefix: {e}")))?;
+    let counts = playable_dice(&pos, &moves).ok_or_else(|| {
+        field_error(
+            "prefix",
+            &format!("prefix: {text:?} does not start any legal turn path of this roll"),
+        )
+    })?;
+    let upper = pos.side_to_move() == Color::White;
+    let mut letters = String::new();
+    for (piece, &n) in PieceType::ALL.iter().zip(counts.iter()) {
+        let c = piece.letter();
+        let c = if upper { c.to_ascii_uppercase() } else { c };
+        letters.extend(std::iter::repeat_n(c, n as usize));
+    }
+    Ok(letters)
+}
+
+/// A prefix argument as comma-separated UCI: `undefined`/`null` (none), a string, or an
+/// array of strings.
+fn prefix_text(prefix: &JsValue) -> Result<String, JsValue> {
+    if prefix.is_undefined() || prefix.is_null() {
+        return Ok(String::new());
+    }
+    if let Some(s) = prefix.as_string() {
+        return Ok(s);
+    }
+    let bad = || {
+        field_error(
+            "prefix",
+            "prefix: expected an array of UCI strings or a string",
+        )
+    };
+    let array = prefix.dyn_ref::<js_sys::Array>().ok_or_else(bad)?;
+    let parts: Option<Vec<String>> = array.iter().map(|v| v.as_string()).collect();
+    let parts = parts.ok_or_else(bad)?;
+    if parts.iter().any(|p| p.is_empty() || p.contains(',')) {
+        return Err(bad());
+    }
+    Ok(parts.join(","))
+}
+
+/// The deepest `perftSingleDie` (its node counts grow about thirtyfold a ply).
+pub const MAX_PERFT_DEPTH: u32 = 8;
+
+/// Single-die perft (`dicechess perft FEN --die N --depth D`): pseudo-legal micro-moves of
+/// the die's piece type, the same one-die pool installed for each side in turn.
+#[wasm_bindgen(js_name = perftSingleDie)]
+pub fn perft(fen: &str, die: u8, depth: u32) -> Result<f64, JsValue> {
+    let pos = position(fen)?;
+    let piece = PieceType::from_face(die)
+        .ok_or_else(|| field_error("die", &format!("die: {die} is not a face 1..=6")))?;
+    if depth > MAX_PERFT_DEPTH {
+        // A JS -1 arrives as 4294967295: refuse instead of running for ever.
+        return Err(field_error(
+            "depth",
+            &format!("depth: at most {MAX_PERFT_DEPTH}, found {depth}"),
+        ));
+    }
+    Ok(perft_single_die(&pos, piece, depth) as f64)
+}
