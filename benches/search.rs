@@ -52,6 +52,27 @@ fn config(parallel: bool, chance: ChanceMode) -> SearchConfig {
     }
 }
 
+/// Time one decision of `search` on `pool` as benchmark `threads/<threads>` of `group`.
+fn time_decision(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    threads: usize,
+    pool: &rayon::ThreadPool,
+    search: &Expectimax,
+    pos: &Position,
+) {
+    group.bench_function(BenchmarkId::new("threads", threads), |b| {
+        b.iter(|| {
+            pool.install(|| {
+                search.search(
+                    black_box(pos),
+                    None,
+                    &mut Xoshiro256PlusPlus::seed_from_u64(0),
+                )
+            })
+        })
+    });
+}
+
 fn bench(c: &mut Criterion) {
     let leaf: Arc<dyn BatchEvaluator> = Arc::new(Material);
     let pools = [1usize, 2].map(|n| {
@@ -123,17 +144,7 @@ fn bench(c: &mut Criterion) {
                 s.candidates_completed,
                 s.cutoffs,
             );
-                group.bench_function(BenchmarkId::new("threads", threads), |b| {
-                    b.iter(|| {
-                        pool.install(|| {
-                            search.search(
-                                black_box(&pos),
-                                None,
-                                &mut Xoshiro256PlusPlus::seed_from_u64(0),
-                            )
-                        })
-                    })
-                });
+                time_decision(&mut group, *threads, pool, &search, &pos);
             }
             group.finish();
         }
@@ -196,17 +207,7 @@ fn bench_d3(c: &mut Criterion) {
                     r.stats.candidates_completed,
                     r.stats.cutoffs,
                 );
-                group.bench_function(BenchmarkId::new("threads", threads), |b| {
-                    b.iter(|| {
-                        pool.install(|| {
-                            search.search(
-                                black_box(&pos),
-                                None,
-                                &mut Xoshiro256PlusPlus::seed_from_u64(0),
-                            )
-                        })
-                    })
-                });
+                time_decision(&mut group, *threads, pool, &search, &pos);
             }
             group.finish();
         }
