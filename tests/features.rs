@@ -87,7 +87,7 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 
 /// The kcp-13 golden values of docs/features.md §5: (FEN, percentage as written there, whether
 /// docs/features.md gives the full FEN). The abbreviated ones' full FENs are those of
-/// `shared/vectors/king_capture.json`, listed in the same order as docs/features.md. The
+/// `tests/data/king_capture.json`, listed in the same order as docs/features.md. The
 /// defender is always the side not to move.
 const KCP_GOLDEN: [(&str, f64, bool); 14] = [
     ("4k3/8/8/8/8/8/8/4K3 b - -", 0.0, true),

@@ -1,5 +1,5 @@
 //! Checks the slow reference implementation (tests/reference/mod.rs) against
-//! the conformance vectors in shared/vectors/, so that the reference can then
+//! the conformance vectors in tests/data/, so that the reference can then
 //! be trusted as an oracle for the engine on positions the vectors lack.
 //!
 //! Findings about the vector files, established with this test:

@@ -14,7 +14,7 @@
 //!   number of the sorted faces read as digits: one die `c` gives index `c`,
 //!   two dice `b <= c` give `b*7 + c`, three dice `a <= b <= c` give
 //!   `a*49 + b*7 + c`, empty gives 0. Established against the 1- and 2-dice
-//!   mid-turn cases of shared/vectors/position_keys.json (the other
+//!   mid-turn cases of tests/data/position_keys.json (the other
 //!   placement, empty slots at the back, fails them).
 //! * Two e.p. captures available to the same pawn (possible because the e.p.
 //!   field is a set) are generated like ordinary captures: towards h first,
