@@ -7,7 +7,9 @@ use crate::board::Position;
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+// `web_time::Instant` is `std::time::Instant` natively and works on wasm32 (Cargo.toml).
+use web_time::Instant;
 
 /// What to decide with.
 #[derive(Clone, Debug, Default)]
