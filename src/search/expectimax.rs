@@ -1071,6 +1071,12 @@ impl Expectimax {
         let mut outs: Vec<Outcome> = Vec::new();
         let mut acc = 0f64;
         if self.config.chance == ChanceMode::Shared {
+            // One shared node is a whole expansion (2–5 ms in a middlegame) and a depth-3
+            // class can have hundreds of replies: the clock is read before each, or a search
+            // overran its deadline by 300–450 ms (Kiwipete BNQ, depth 3, 1.5 s).
+            if shared.expired() {
+                return Ok(None);
+            }
             match self.leaf_chance(s, shared, b, false)? {
                 Some((sum, _)) => acc = sum,
                 None => return Ok(None),
