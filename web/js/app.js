@@ -6,6 +6,9 @@ import { pieces, sideToMove, diceField, withDice, winner } from './position.js';
 import { generator, roll, dieStates, face } from './dice.js';
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+// Pieces use the filled glyphs for both colours (the colour comes from the CSS class), so a
+// black rook and a white rook differ by fill, not by a thin outline; the dice keep the outlines.
+const PIECE_GLYPHS = { K: '♚', Q: '♛', R: '♜', B: '♝', N: '♞', P: '♟\uFE0E' };
 const GLYPHS = { K: '♔', Q: '♕', R: '♖', B: '♗', N: '♘', P: '♙' };
 const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
@@ -71,7 +74,7 @@ function renderBoard() {
         const span = document.createElement('span');
         const white = p === p.toUpperCase();
         span.className = `piece ${white ? 'w' : 'b'}`;
-        span.textContent = GLYPHS[p.toUpperCase()];
+        span.textContent = PIECE_GLYPHS[p.toUpperCase()];
         sq.dataset.piece = p;
         sq.appendChild(span);
       }
