@@ -100,7 +100,7 @@ fn spent_roll(rng: &mut TestRng) -> Dice {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(1000))]
 
     #[test]
     fn shared_walk_equals_per_roll_sets_after_random_play(
