@@ -114,3 +114,51 @@ impl LeafBatch {
             .unwrap_or(&[])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::LeafBatch;
+    use crate::board::Position;
+    use crate::eval::{BatchEvaluator, Material};
+
+    #[test]
+    fn segments_hold_their_rows_and_their_values() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "4k3/8/8/8/8/8/8/3QK3 b - - 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "r3k2r/8/8/8/8/8/8/4K3 w kq - 0 1",
+        ];
+        let ps: Vec<Position> = fens
+            .iter()
+            .map(|f| Position::from_dfen(f).expect("valid FEN"))
+            .collect();
+        let mut b = LeafBatch::new();
+        b.push_class(6, &ps[..2]);
+        b.push_king_capture(3);
+        b.push_class(1, &ps[2..]);
+        assert_eq!(b.len(), 4);
+        let segs = b.segments().to_vec();
+        assert_eq!(
+            segs.iter()
+                .map(|s| (s.start, s.end, s.weight, s.king_capture))
+                .collect::<Vec<_>>(),
+            [(0, 2, 6, false), (2, 2, 3, true), (2, 4, 1, false)]
+        );
+        assert!(b.values(&segs[0]).is_empty(), "no values before evaluate");
+        assert!(b.evaluate(&Material).expect("material"));
+        let mut rows = vec![0f32; 4];
+        Material
+            .evaluate(&crate::batch::PositionBatch::from_positions(&ps), &mut rows)
+            .expect("material");
+        assert_eq!(b.values(&segs[0]), &rows[..2]);
+        assert!(b.values(&segs[1]).is_empty());
+        assert_eq!(b.values(&segs[2]), &rows[2..]);
+        b.clear();
+        assert!(b.is_empty() && b.segments().is_empty());
+        assert!(
+            !b.evaluate(&Material).expect("empty batch"),
+            "no call for no rows"
+        );
+    }
+}

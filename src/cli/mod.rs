@@ -6,6 +6,8 @@ mod bots;
 mod equity;
 #[cfg(feature = "files")]
 mod eval;
+#[cfg(feature = "serve")]
+mod listen;
 #[cfg(feature = "files")]
 mod merge;
 mod moves;

@@ -107,15 +107,9 @@ pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
     config.max_queue = args.max_queue;
     config.max_connections = args.max_connections;
     config.drain_ms = args.drain_ms;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| CliError::Other(e.into()))?;
+    let runtime = super::listen::runtime(None)?;
     runtime.block_on(async move {
-        let addr = format!("{}:{}", args.bind, args.port);
-        let listener = tokio::net::TcpListener::bind(&addr)
-            .await
-            .map_err(|e| CliError::Input(format!("--bind/--port {addr}: {e}")))?;
+        let listener = super::listen::listen(&args.bind, args.port).await?;
         let bot = config.bot.clone();
         let handle = spawn(config, listener).map_err(|e| match e {
             dicechess::serve::ServeError::Io(e) => CliError::Other(e.into()),

@@ -44,16 +44,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
             root.display()
         );
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| CliError::Other(e.into()))?;
+    let runtime = super::listen::runtime(Some(2))?;
     runtime.block_on(async move {
-        let addr = format!("{}:{}", args.bind, args.port);
-        let listener = tokio::net::TcpListener::bind(&addr)
-            .await
-            .map_err(|e| CliError::Input(format!("--bind/--port {addr}: {e}")))?;
+        let listener = super::listen::listen(&args.bind, args.port).await?;
         let local = listener.local_addr()?;
         writeln!(out, "serving {} on http://{local}/", root.display())?;
         out.flush()?;

@@ -554,8 +554,6 @@ impl<M: Meter> Walk<'_, M> {
             return;
         }
         let us = pos.side_to_move();
-        let them = us.opponent();
-        let theirs = pos.color(them);
         let end_delta = pos.end_turn_key() ^ pos.key();
         let slow_victims = pos.pieces(PieceType::Pawn).0 | pos.pieces(PieceType::King).0;
         let last_rank = if us == Color::White { 7 } else { 0 };
@@ -585,7 +583,8 @@ impl<M: Meter> Walk<'_, M> {
                     && to.rank() == last_rank
                     && (bit & occupied != 0 || to.file() == e.from.file());
                 if plain_promotion {
-                    self.promotion_leaves(pos, e.from, to, base, moved_rights, next_spent);
+                    let victim = victim_delta(pos, to, slow_victims, moved_rights);
+                    self.promotion_leaves(pos, e.from, to, base, victim, next_spent);
                     continue;
                 }
                 let mut key = base ^ zobrist::piece(us, e.piece, to);
@@ -610,31 +609,19 @@ impl<M: Meter> Walk<'_, M> {
                         }
                     }
                 }
-                let mut rights_after = moved_rights;
-                let mut victim = None;
-                if bit & theirs.0 != 0 {
-                    if bit & slow_victims != 0 {
-                        // A pawn (its e.p. target goes) or a king (the game ends).
-                        let m = MicroMove {
-                            piece: e.piece,
-                            from: e.from,
-                            to,
-                            kind: MoveKind::Normal,
-                        };
-                        self.leaf(pos, m, next_spent);
-                        continue;
-                    }
-                    if let Some(v) = pos.type_at(to) {
-                        key ^= zobrist::piece(them, v, to);
-                        if v == PieceType::Rook {
-                            // A rook taken on its corner takes that corner's right along.
-                            rights_after &= !corner_right(to);
-                            key ^=
-                                zobrist::castling(moved_rights) ^ zobrist::castling(rights_after);
-                        }
-                        victim = Some(v);
-                    }
-                }
+                let Some((victim_key, rights_after, victim)) =
+                    victim_delta(pos, to, slow_victims, moved_rights)
+                else {
+                    let m = MicroMove {
+                        piece: e.piece,
+                        from: e.from,
+                        to,
+                        kind: MoveKind::Normal,
+                    };
+                    self.leaf(pos, m, next_spent);
+                    continue;
+                };
+                key ^= victim_key;
                 let quiet = QuietMove {
                     piece: e.piece,
                     landed: e.piece,
@@ -657,46 +644,29 @@ impl<M: Meter> Walk<'_, M> {
     /// lies on the last rank. A victim that is a king or a pawn (odd positions) goes to the
     /// full move. In a walk with a pawn on its seventh rank, promotions were most of the
     /// leaves played in full (60 of them per expansion, 12 % of the instructions of
-    /// `k7/4P3/8/8/8/8/8/4K3 w`).
+    /// `k7/4P3/8/8/8/8/8/4K3 w`). `victim` is [`victim_delta`]'s answer for `to`.
     fn promotion_leaves(
         &mut self,
         pos: &Position,
         from: Square,
         to: Square,
         base: u64,
-        rights: u8,
+        victim: Option<(u64, u8, Option<PieceType>)>,
         spent: usize,
     ) {
         let us = pos.side_to_move();
-        let them = us.opponent();
-        let bit = 1u64 << to.index();
-        let mut key = base;
-        let mut rights_after = rights;
-        let mut victim = None;
-        if pos.color(them).0 & bit != 0 {
-            match pos.type_at(to) {
-                Some(PieceType::Pawn | PieceType::King) | None => {
-                    for t in PROMOTIONS {
-                        let m = MicroMove {
-                            piece: PieceType::Pawn,
-                            from,
-                            to,
-                            kind: MoveKind::Promotion(t),
-                        };
-                        self.leaf(pos, m, spent);
-                    }
-                    return;
-                }
-                Some(v) => {
-                    key ^= zobrist::piece(them, v, to);
-                    if v == PieceType::Rook {
-                        rights_after &= !corner_right(to);
-                        key ^= zobrist::castling(rights) ^ zobrist::castling(rights_after);
-                    }
-                    victim = Some(v);
-                }
+        let Some((victim_key, rights_after, victim)) = victim else {
+            for t in PROMOTIONS {
+                let m = MicroMove {
+                    piece: PieceType::Pawn,
+                    from,
+                    to,
+                    kind: MoveKind::Promotion(t),
+                };
+                self.leaf(pos, m, spent);
             }
-        }
+            return;
+        };
         for t in PROMOTIONS {
             let quiet = QuietMove {
                 piece: PieceType::Pawn,
@@ -706,7 +676,7 @@ impl<M: Meter> Walk<'_, M> {
                 victim,
                 rights: rights_after,
                 ep_toggle: 0,
-                key: key ^ zobrist::piece(us, t, to),
+                key: base ^ victim_key ^ zobrist::piece(us, t, to),
             };
             self.keep_end(spent, quiet.key, || quiet.end_position(pos));
         }
@@ -780,6 +750,36 @@ impl<M: Meter> Walk<'_, M> {
             self.keep_end(next_spent, next.end_turn_key(), || next.end_turn());
         });
     }
+}
+
+/// What taking on `to` adds to a leaf keyed set-wise, for a mover whose move leaves the
+/// castling rights at `rights`: the key change, the rights after (a rook taken on its corner
+/// takes that corner's right along) and the victim — `(0, rights, None)` when `to` holds no
+/// enemy piece. `None` when the victim is in `slow` (the enemy pawns and kings: a pawn's e.p.
+/// target goes with it, a king ends the game), which the caller plays in full.
+#[inline]
+fn victim_delta(
+    pos: &Position,
+    to: Square,
+    slow: u64,
+    rights: u8,
+) -> Option<(u64, u8, Option<PieceType>)> {
+    let bit = 1u64 << to.index();
+    let them = pos.side_to_move().opponent();
+    if pos.color(them).0 & bit == 0 {
+        return Some((0, rights, None));
+    }
+    if slow & bit != 0 {
+        return None;
+    }
+    let v = pos.type_at(to)?;
+    let mut key = zobrist::piece(them, v, to);
+    let mut after = rights;
+    if v == PieceType::Rook {
+        after &= !corner_right(to);
+        key ^= zobrist::castling(rights) ^ zobrist::castling(after);
+    }
+    Some((key, after, Some(v)))
 }
 
 /// The e.p. square a plain pawn move `from → to` toggles (a double push adds the square it
