@@ -1,8 +1,8 @@
 //! `PositionBatch`: the fields of [`Position`] as columns.
 
-use crate::board::{Dice, Position};
+use crate::board::Position;
 use dicechess_kernels::{Bitboard, Color, PieceType};
-use ndarray::{ArrayView1, ArrayView2};
+use ndarray::ArrayView2;
 use rayon::prelude::*;
 
 /// Index of a row in a [`PositionBatch`].
@@ -122,11 +122,6 @@ impl PositionBatch {
         (0..self.len() as u32).map(move |i| self.get(RowId(i)))
     }
 
-    /// The rows as a vector of [`Position`]s.
-    pub fn to_positions(&self) -> Vec<Position> {
-        self.iter().collect()
-    }
-
     /// A batch of the given rows (any order, repeats allowed).
     pub fn gather(&self, rows: &[RowId]) -> PositionBatch {
         let pick64 = |col: &Vec<u64>| rows.iter().map(|r| col[r.0 as usize]).collect::<Vec<_>>();
@@ -183,24 +178,6 @@ impl PositionBatch {
     #[inline]
     pub fn side_to_move(&self, i: usize) -> Color {
         Color::from_index(self.side[i] as usize)
-    }
-
-    /// The dice pool of row `i`.
-    #[inline]
-    pub fn dice_of(&self, i: usize) -> Dice {
-        Dice::from_slots(self.dice[i]).unwrap_or(Dice::EMPTY)
-    }
-
-    /// A column as an `ndarray` view (zero-copy).
-    #[inline]
-    pub fn column_view(col: &[u64]) -> ArrayView1<'_, u64> {
-        ArrayView1::from(col)
-    }
-
-    /// A column's bytes (zero-copy, native endianness), e.g. for NPY or a tensor.
-    #[inline]
-    pub fn column_bytes(col: &[u64]) -> &[u8] {
-        bytemuck::cast_slice(col)
     }
 }
 

@@ -74,43 +74,6 @@ impl<W: Write + Seek> NpyWriter<W> {
         Ok(())
     }
 
-    /// Append rows given as feature rows (row-major, `features_width` each) and optional
-    /// scores, which become the last column.
-    pub fn write_split(
-        &mut self,
-        features: &[f32],
-        features_width: usize,
-        scores: Option<&[f32]>,
-    ) -> Result<(), OutputError> {
-        let extra = usize::from(scores.is_some());
-        if features_width + extra != self.width {
-            return Err(OutputError::Layout(format!(
-                "{features_width} feature columns{} for a matrix of width {}",
-                if extra == 1 { " and a score" } else { "" },
-                self.width
-            )));
-        }
-        let n = match scores {
-            Some(s) => s.len(),
-            None if features_width > 0 => features.len() / features_width,
-            None => 0,
-        };
-        if features.len() != n * features_width {
-            return Err(OutputError::Layout(format!(
-                "{} feature values for {n} rows of width {features_width}",
-                features.len()
-            )));
-        }
-        let mut rows = Vec::with_capacity(n * self.width);
-        for r in 0..n {
-            rows.extend_from_slice(&features[r * features_width..(r + 1) * features_width]);
-            if let Some(s) = scores {
-                rows.push(s[r]);
-            }
-        }
-        self.write_rows(&rows)
-    }
-
     /// Rows written so far.
     pub fn rows(&self) -> u64 {
         self.rows

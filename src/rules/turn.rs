@@ -55,21 +55,6 @@ impl<'a> IntoIterator for &'a PathMoves {
 }
 
 impl TurnPath {
-    /// Build a path from its micro-moves (1 to 3; extra moves are ignored) and whether the
-    /// last one captures a king.
-    pub fn from_moves(moves: &[MicroMove], captures_king: bool) -> TurnPath {
-        let mut bits = 0u64;
-        let mut cost = 0u64;
-        for (i, m) in moves.iter().take(3).enumerate() {
-            bits |= (m.encode() as u64) << (18 * i);
-            cost += m.cost() as u64;
-        }
-        let len = moves.len().min(3) as u64;
-        TurnPath(
-            bits | len << LEN_SHIFT | cost << COST_SHIFT | if captures_king { KING_BIT } else { 0 },
-        )
-    }
-
     /// Number of micro-moves (1..=3).
     #[inline]
     pub fn len(&self) -> usize {

@@ -45,18 +45,6 @@ const EMPIRICAL_KNOTS: [(f64, f64); 9] = [
 ];
 
 impl TimePolicy {
-    /// Every policy id.
-    pub const IDS: [&'static str; 2] = ["empirical-v1", "legacy-linear-v1"];
-
-    /// The policy of an id (case-insensitive).
-    pub fn from_id(id: &str) -> Option<TimePolicy> {
-        match id.to_ascii_lowercase().as_str() {
-            "empirical-v1" => Some(TimePolicy::EmpiricalV1),
-            "legacy-linear-v1" => Some(TimePolicy::LegacyLinearV1),
-            _ => None,
-        }
-    }
-
     /// Expected own turns left at `move_number`.
     pub fn moves_to_go(self, move_number: u32) -> f64 {
         match self {
