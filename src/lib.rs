@@ -18,9 +18,12 @@
 
 pub mod batch;
 pub mod board;
+pub mod digest;
 pub mod eval;
 #[cfg(feature = "files")]
 pub mod files;
+#[cfg(feature = "files")]
+pub mod pipeline;
 pub mod probe;
 pub mod rules;
 pub mod search;
@@ -29,6 +32,10 @@ pub mod selfplay;
 pub mod serve;
 
 pub use dicechess_kernels as kernels;
+
+/// This engine's version (`Cargo.toml`): written into file metadata (`engine_version`) and
+/// the one a model package's `engineCompatibility` must admit.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]

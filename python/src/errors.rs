@@ -7,8 +7,8 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::PyErr;
 
 /// `ValueError(message)`.
-pub fn value_error(message: impl Into<String>) -> PyErr {
-    PyValueError::new_err(message.into())
+pub fn value_error(message: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(message.to_string())
 }
 
 /// `ValueError("bad DFEN: ...")`, the CLI's wording.

@@ -72,7 +72,7 @@ pub struct Args {
 pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     let start = Position::from_dfen(&args.dfen)?;
     let sprt = match &args.sprt {
-        Some(t) => Some(SprtParams::parse(t).map_err(CliError::Input)?),
+        Some(t) => Some(SprtParams::parse(t).map_err(|e| CliError::Input(e.to_string()))?),
         None => None,
     };
     let time = match (&args.tc, args.move_ms) {

@@ -6,6 +6,8 @@ mod bots;
 mod equity;
 #[cfg(feature = "files")]
 mod eval;
+#[cfg(feature = "files")]
+mod eval_progress;
 #[cfg(feature = "serve")]
 mod listen;
 #[cfg(feature = "files")]

@@ -42,7 +42,7 @@ pub use parquet_out::{Layout, Rows};
 use std::path::PathBuf;
 
 /// The engine version written into file metadata (`engine_version`).
-pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+pub use crate::ENGINE_VERSION;
 
 /// Why output could not be written (or a finished part could not be reused).
 #[derive(Debug, thiserror::Error)]

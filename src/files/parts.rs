@@ -26,10 +26,8 @@ use arrow_array::types::Float32Type;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ProjectionMask;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The record format written into `run.json` (2: whole-input digest, part checksums).
@@ -88,29 +86,7 @@ impl RunRecord {
 /// a few samples let a same-size edit in the middle reuse stale parts.
 pub fn fingerprint(path: &Path) -> std::io::Result<(u64, String)> {
     let mut f = File::open(path)?;
-    let (size, hex) = hash_reader(&mut f)?;
-    Ok((size, hex))
-}
-
-/// Bytes and lower-case hex SHA-256 of everything `r` yields.
-fn hash_reader(r: &mut impl Read) -> std::io::Result<(u64, String)> {
-    let mut h = Sha256::new();
-    let mut buf = vec![0u8; 1 << 20];
-    let mut size = 0u64;
-    loop {
-        let n = match r.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        h.update(&buf[..n]);
-        size += n as u64;
-    }
-    Ok((
-        size,
-        h.finalize().iter().map(|b| format!("{b:02x}")).collect(),
-    ))
+    crate::digest::sha256_stream(&mut f, |_| Ok(()))
 }
 
 /// The counts of one finished part.

@@ -6,8 +6,8 @@
 //! `shard-<k>.rows.parquet` (5-digit `k`). The manifest lists every finished shard with
 //! the SHA-256 of its files, so a rerun verifies and skips them.
 
+use crate::digest::sha256_stream;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -167,34 +167,9 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File, ManifestError> {
     Ok(f)
 }
 
-/// Lower-case hex of a finished SHA-256.
-fn hex(h: Sha256) -> String {
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Lower-case hex SHA-256 of everything `r` yields, each block also passed to `sink`.
-fn hash_stream(
-    r: &mut impl Read,
-    mut sink: impl FnMut(&[u8]) -> std::io::Result<()>,
-) -> std::io::Result<String> {
-    let mut h = Sha256::new();
-    let mut buf = vec![0u8; 1 << 16];
-    loop {
-        let n = match r.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        h.update(&buf[..n]);
-        sink(&buf[..n])?;
-    }
-    Ok(hex(h))
-}
-
 /// Lower-case hex SHA-256 of a file the engine just wrote.
 pub fn sha256_file(path: &Path) -> std::io::Result<String> {
-    hash_stream(&mut std::fs::File::open(path)?, |_| Ok(()))
+    Ok(sha256_stream(&mut std::fs::File::open(path)?, |_| Ok(()))?.1)
 }
 
 /// One deterministic slice of a run: shard `k` belongs to it iff `k % count == index`.
@@ -206,25 +181,51 @@ pub struct Slice {
     pub count: u64,
 }
 
+/// Why a slice `i/n` is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SliceError {
+    /// No `/`.
+    #[error("{text:?}: expected i/n, e.g. 0/4")]
+    Shape {
+        /// The text given.
+        text: String,
+    },
+    /// `i` or `n` is not a number.
+    #[error("{text:?}: {part:?} is not a number")]
+    NotANumber {
+        /// The text given.
+        text: String,
+        /// The part that is not a number.
+        part: String,
+    },
+    /// `0 <= i < n` does not hold.
+    #[error("{text:?}: need 0 <= i < n")]
+    Range {
+        /// The text given.
+        text: String,
+    },
+}
+
 impl Slice {
     /// The whole run.
     pub const ALL: Slice = Slice { index: 0, count: 1 };
 
     /// Parse `i/n` (`0 <= i < n`).
-    pub fn parse(text: &str) -> Result<Slice, String> {
+    pub fn parse(text: &str) -> Result<Slice, SliceError> {
         let (i, n) = text
             .split_once('/')
-            .ok_or_else(|| format!("{text:?}: expected i/n, e.g. 0/4"))?;
-        let index: u64 = i
-            .trim()
-            .parse()
-            .map_err(|_| format!("{text:?}: {i:?} is not a number"))?;
-        let count: u64 = n
-            .trim()
-            .parse()
-            .map_err(|_| format!("{text:?}: {n:?} is not a number"))?;
+            .ok_or_else(|| SliceError::Shape { text: text.into() })?;
+        let number = |part: &str| {
+            part.trim()
+                .parse::<u64>()
+                .map_err(|_| SliceError::NotANumber {
+                    text: text.into(),
+                    part: part.into(),
+                })
+        };
+        let (index, count) = (number(i)?, number(n)?);
         if count == 0 || index >= count {
-            return Err(format!("{text:?}: need 0 <= i < n"));
+            return Err(SliceError::Range { text: text.into() });
         }
         Ok(Slice { index, count })
     }
@@ -358,7 +359,9 @@ impl ShardEntry {
     pub fn verify(&self, dir: &Path) -> Result<(), ManifestError> {
         for (name, want) in &self.files {
             let p = dir.join(name);
-            let got = hash_stream(&mut open_regular(&p)?, |_| Ok(())).map_err(io_error(&p))?;
+            let got = sha256_stream(&mut open_regular(&p)?, |_| Ok(()))
+                .map_err(io_error(&p))?
+                .1;
             if &got != want {
                 return Err(ManifestError::Digest {
                     path: p,
@@ -379,12 +382,12 @@ impl ShardEntry {
             let (src, dst) = (from.join(name), to.join(name));
             let mut input = open_regular(&src)?;
             let mut out = crate::files::atomic::AtomicFile::create(&dst).map_err(io_error(&dst))?;
-            let got = hash_stream(&mut input, |b| out.writer().write_all(b)).map_err(|source| {
-                ManifestError::Io {
+            let got = sha256_stream(&mut input, |b| out.writer().write_all(b))
+                .map_err(|source| ManifestError::Io {
                     path: src.clone(),
                     source,
-                }
-            })?;
+                })?
+                .1;
             if &got != want {
                 // Dropping `out` removes the temporary file.
                 return Err(ManifestError::Digest {

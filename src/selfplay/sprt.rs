@@ -58,15 +58,48 @@ impl Default for SprtParams {
     }
 }
 
+/// Why SPRT parameters are refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SprtParamsError {
+    /// Not four comma-separated values.
+    #[error("--sprt {text:?}: expected elo0,elo1,alpha,beta (e.g. 0,20,0.05,0.05)")]
+    Shape {
+        /// The text given.
+        text: String,
+    },
+    /// A value is not a finite number.
+    #[error("--sprt {text:?}: {part:?} is not a number")]
+    NotANumber {
+        /// The text given.
+        text: String,
+        /// The value that is not a number.
+        part: String,
+    },
+    /// `elo0 < elo1` does not hold.
+    #[error("SPRT needs elo0 < elo1 (got {elo0} and {elo1})")]
+    EloOrder {
+        /// `elo0`.
+        elo0: f64,
+        /// `elo1`.
+        elo1: f64,
+    },
+    /// Alpha or beta lies outside (0, 1).
+    #[error("SPRT {name} must lie in (0, 1) (got {value})")]
+    Probability {
+        /// `alpha` or `beta`.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+    },
+}
+
 impl SprtParams {
     /// Read `elo0,elo1,alpha,beta` (e.g. `0,20,0.05,0.05`); checks `elo0 < elo1` and that
     /// alpha and beta lie in (0, 1).
-    pub fn parse(text: &str) -> Result<SprtParams, String> {
+    pub fn parse(text: &str) -> Result<SprtParams, SprtParamsError> {
         let parts: Vec<&str> = text.split(',').map(str::trim).collect();
         if parts.len() != 4 {
-            return Err(format!(
-                "--sprt {text:?}: expected elo0,elo1,alpha,beta (e.g. 0,20,0.05,0.05)"
-            ));
+            return Err(SprtParamsError::Shape { text: text.into() });
         }
         let mut v = [0.0; 4];
         for (slot, p) in v.iter_mut().zip(&parts) {
@@ -74,7 +107,10 @@ impl SprtParams {
                 .parse::<f64>()
                 .ok()
                 .filter(|x| x.is_finite())
-                .ok_or_else(|| format!("--sprt {text:?}: {p:?} is not a number"))?;
+                .ok_or_else(|| SprtParamsError::NotANumber {
+                    text: text.into(),
+                    part: (*p).into(),
+                })?;
         }
         let params = SprtParams {
             elo0: v[0],
@@ -86,16 +122,16 @@ impl SprtParams {
     }
 
     /// Whether the parameters are usable.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), SprtParamsError> {
         if self.elo0.is_nan() || self.elo1.is_nan() || self.elo0 >= self.elo1 {
-            return Err(format!(
-                "SPRT needs elo0 < elo1 (got {} and {})",
-                self.elo0, self.elo1
-            ));
+            return Err(SprtParamsError::EloOrder {
+                elo0: self.elo0,
+                elo1: self.elo1,
+            });
         }
-        for (name, x) in [("alpha", self.alpha), ("beta", self.beta)] {
-            if !(x > 0.0 && x < 1.0) {
-                return Err(format!("SPRT {name} must lie in (0, 1) (got {x})"));
+        for (name, value) in [("alpha", self.alpha), ("beta", self.beta)] {
+            if !(value > 0.0 && value < 1.0) {
+                return Err(SprtParamsError::Probability { name, value });
             }
         }
         Ok(())

@@ -122,15 +122,18 @@ pub fn schema(id: &str) -> Option<&'static dyn FeatureSchema> {
     SCHEMAS.iter().copied().find(|s| s.id() == id)
 }
 
-/// The schema with this id, or the message naming the known ones:
+/// No schema has this id; the message names the known ones:
 /// `unknown feature schema "x" (known: material-7-v1, ...)`.
-pub fn schema_or_err(id: &str) -> Result<&'static dyn FeatureSchema, String> {
-    schema(id).ok_or_else(|| {
-        format!(
-            "unknown feature schema {id:?} (known: {})",
-            SCHEMA_IDS.join(", ")
-        )
-    })
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown feature schema {id:?} (known: {})", SCHEMA_IDS.join(", "))]
+pub struct UnknownSchema {
+    /// The id asked for.
+    pub id: String,
+}
+
+/// The schema with this id, or the error naming the known ones.
+pub fn schema_or_err(id: &str) -> Result<&'static dyn FeatureSchema, UnknownSchema> {
+    schema(id).ok_or_else(|| UnknownSchema { id: id.into() })
 }
 
 /// Rows per parallel work item of the column-wise extractors.

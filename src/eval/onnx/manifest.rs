@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 /// This engine's version (`Cargo.toml`), the one `engineCompatibility` must admit.
-pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+pub use crate::ENGINE_VERSION;
 
 /// The only perspective a manifest may declare: feature row and output are both for the
 /// evaluated colour (no `1 − p` flip ever happens in the engine).
@@ -106,23 +106,51 @@ pub struct EngineVersion {
     pub patch: u64,
 }
 
+/// Why a version is not `MAJOR.MINOR.PATCH`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VersionError {
+    /// Not three dot-separated components.
+    #[error("{0:?} is not MAJOR.MINOR.PATCH")]
+    Shape(String),
+    /// A component is empty or holds something other than ASCII digits.
+    #[error("{0:?} is not MAJOR.MINOR.PATCH with ASCII digits only")]
+    NotDigits(String),
+    /// A component does not fit in 64 bits.
+    #[error("{0:?} has a component too large")]
+    TooLarge(String),
+}
+
+/// Why an `engineCompatibility` requirement is malformed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RequirementError {
+    /// A comparator's version is malformed.
+    #[error("comparator {token:?}: {version}")]
+    Comparator {
+        /// The comparator as written.
+        token: String,
+        /// What is wrong with its version.
+        version: VersionError,
+    },
+    /// The requirement holds no comparator.
+    #[error("no comparator")]
+    Empty,
+}
+
 impl EngineVersion {
     /// Parse `MAJOR.MINOR.PATCH`; the error says what is wrong.
-    pub fn parse(text: &str) -> Result<EngineVersion, String> {
+    pub fn parse(text: &str) -> Result<EngineVersion, VersionError> {
         let parts: Vec<&str> = text.split('.').collect();
         if parts.len() != 3 {
-            return Err(format!("{text:?} is not MAJOR.MINOR.PATCH"));
+            return Err(VersionError::Shape(text.into()));
         }
         let mut nums = [0u64; 3];
         for (n, part) in nums.iter_mut().zip(&parts) {
             if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(format!(
-                    "{text:?} is not MAJOR.MINOR.PATCH with ASCII digits only"
-                ));
+                return Err(VersionError::NotDigits(text.into()));
             }
             *n = part
                 .parse()
-                .map_err(|_| format!("{text:?} has a component too large"))?;
+                .map_err(|_| VersionError::TooLarge(text.into()))?;
         }
         Ok(EngineVersion {
             major: nums[0],
@@ -178,7 +206,7 @@ pub struct EngineRequirement {
 
 impl EngineRequirement {
     /// Parse a requirement; the error says which comparator is malformed.
-    pub fn parse(text: &str) -> Result<EngineRequirement, String> {
+    pub fn parse(text: &str) -> Result<EngineRequirement, RequirementError> {
         let mut clauses = Vec::new();
         for token in text.split(' ').filter(|t| !t.is_empty()) {
             let (op, rest) = if let Some(r) = token.strip_prefix(">=") {
@@ -195,11 +223,14 @@ impl EngineRequirement {
                 (Comparator::Eq, token)
             };
             let version =
-                EngineVersion::parse(rest).map_err(|e| format!("comparator {token:?}: {e}"))?;
+                EngineVersion::parse(rest).map_err(|version| RequirementError::Comparator {
+                    token: token.into(),
+                    version,
+                })?;
             clauses.push((op, version));
         }
         if clauses.is_empty() {
-            return Err("no comparator".into());
+            return Err(RequirementError::Empty);
         }
         Ok(EngineRequirement {
             text: text.to_string(),

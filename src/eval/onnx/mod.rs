@@ -26,8 +26,9 @@ mod session_pool;
 
 pub use error::ModelError;
 pub use manifest::{
-    Calibration, Comparator, EngineRequirement, EngineVersion, Manifest, ManifestVersion, Role,
-    DEFAULT_INPUT_NAME, DEFAULT_OUTPUT_NAME, ENGINE_VERSION, SIDE_TO_MOVE,
+    Calibration, Comparator, EngineRequirement, EngineVersion, Manifest, ManifestVersion,
+    RequirementError, Role, VersionError, DEFAULT_INPUT_NAME, DEFAULT_OUTPUT_NAME, ENGINE_VERSION,
+    SIDE_TO_MOVE,
 };
 pub use package::{
     sha256_hex, ModelPackage, DATA_FILE, MANIFEST_FILE, MAX_DATA_BYTES, MAX_MANIFEST_BYTES,
@@ -41,4 +42,4 @@ pub use feature_model::{win_probability_to_score, FeatureModel, SCORE_SCALE};
 #[cfg(feature = "onnx")]
 pub use inference::DEFAULT_CHUNK_SIZE;
 #[cfg(feature = "onnx")]
-pub use session_pool::{GraphContract, PooledSession, SessionPool};
+pub use session_pool::{GraphContract, PooledSession, SessionPool, SessionRunError};

@@ -12,7 +12,7 @@
 use super::error::ModelError;
 use super::external_data::external_tensors;
 use super::manifest::{Manifest, Role, ENGINE_VERSION};
-use sha2::{Digest, Sha256};
+pub use crate::digest::sha256_hex;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -174,14 +174,6 @@ impl ModelPackage {
     pub fn source(&self) -> &Path {
         &self.source
     }
-}
-
-/// SHA-256 of `bytes` as 64 lower-case hex digits.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// Read a package file: a regular file (a symlink is followed, but its target must be a

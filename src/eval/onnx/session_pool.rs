@@ -130,6 +130,51 @@ fn check_outlets(
     Ok(())
 }
 
+/// Why one [`SessionPool::run`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionRunError {
+    /// The feature slice does not hold `rows × width` values.
+    #[error("{values} feature values for {rows} rows of width {width}")]
+    Shape {
+        /// Values given.
+        values: usize,
+        /// Rows asked for.
+        rows: usize,
+        /// The graph's feature count.
+        width: usize,
+    },
+    /// No session could be checked out (or built).
+    #[error("{0}")]
+    Checkout(ModelError),
+    /// The input tensor could not be made.
+    #[error("input tensor: {0}")]
+    Input(ort::Error),
+    /// The session failed to run.
+    #[error("{0}")]
+    Run(ort::Error),
+    /// The graph has no output of the contract's name.
+    #[error("no output named {0:?}")]
+    NoOutput(String),
+    /// The output is not a float32 tensor.
+    #[error("output {name:?}: {error}")]
+    Output {
+        /// The output's name.
+        name: String,
+        /// What the runtime said.
+        error: ort::Error,
+    },
+    /// The output's shape is not `[rows, 1]`.
+    #[error("output {name:?} has shape {dims:?} for {rows} rows, expected [{rows}, 1]")]
+    OutputShape {
+        /// The output's name.
+        name: String,
+        /// The shape found.
+        dims: Vec<i64>,
+        /// Rows run.
+        rows: usize,
+    },
+}
+
 /// Sessions of one model, created on demand (one per concurrent caller) and reused.
 pub struct SessionPool {
     model: Arc<[u8]>,
@@ -191,36 +236,43 @@ impl SessionPool {
 
     /// Run `rows` rows of `features` (row-major, `rows × feature_count`) and write the one
     /// output per row into `out` (`out.len() == rows`).
-    pub fn run(&self, features: &[f32], out: &mut [f32]) -> Result<(), String> {
+    pub fn run(&self, features: &[f32], out: &mut [f32]) -> Result<(), SessionRunError> {
         let rows = out.len();
         let width = self.contract.feature_count;
         if features.len() != rows * width {
-            return Err(format!(
-                "{} feature values for {rows} rows of width {width}",
-                features.len()
-            ));
+            return Err(SessionRunError::Shape {
+                values: features.len(),
+                rows,
+                width,
+            });
         }
         if rows == 0 {
             return Ok(());
         }
-        let mut session = self.checkout().map_err(|e| e.to_string())?;
+        let mut session = self.checkout().map_err(SessionRunError::Checkout)?;
         let input = TensorRef::from_array_view(([rows, width], features))
-            .map_err(|e| format!("input tensor: {e}"))?;
+            .map_err(SessionRunError::Input)?;
         let outputs = session
             .run(ort::inputs![self.contract.input_name.as_str() => input])
-            .map_err(|e| e.to_string())?;
+            .map_err(SessionRunError::Run)?;
+        let name = &self.contract.output_name;
         let value = outputs
-            .get(&self.contract.output_name)
-            .ok_or_else(|| format!("no output named {:?}", self.contract.output_name))?;
-        let (shape, data) = value
-            .try_extract_tensor::<f32>()
-            .map_err(|e| format!("output {:?}: {e}", self.contract.output_name))?;
+            .get(name)
+            .ok_or_else(|| SessionRunError::NoOutput(name.clone()))?;
+        let (shape, data) =
+            value
+                .try_extract_tensor::<f32>()
+                .map_err(|error| SessionRunError::Output {
+                    name: name.clone(),
+                    error,
+                })?;
         let dims: &[i64] = shape;
         if dims != [rows as i64, 1] || data.len() != rows {
-            return Err(format!(
-                "output {:?} has shape {dims:?} for {rows} rows, expected [{rows}, 1]",
-                self.contract.output_name
-            ));
+            return Err(SessionRunError::OutputShape {
+                name: name.clone(),
+                dims: dims.to_vec(),
+                rows,
+            });
         }
         out.copy_from_slice(data);
         Ok(())

@@ -1,0 +1,106 @@
+//! The resumable feature and label pipeline: features and/or scores of many positions, to
+//! Parquet or NPY (`dicechess eval` is its command line).
+//!
+//! Streams the input in chunks (bounded memory), extracts and scores each chunk on all cores
+//! (rayon), writes each finished chunk as a part file in `OUT.parts/`, and at the end merges
+//! the parts into `OUT` (temporary name + rename) and removes the folder. A rerun of an
+//! interrupted run reuses the finished parts (see [`crate::files::parts`]).
+//!
+//! When the input is a training shard of schema v0 (docs/data-formats.md) and the output is
+//! Parquet, the pipeline is the training pipeline's enrichment step: the six base columns are
+//! written through, followed by the features (and the score when scoring), with the
+//! pipeline's footer keys and the `v0-enriched` marker.
+
+mod error;
+mod flow;
+mod observer;
+mod run;
+mod scorer;
+
+pub use error::PipelineError;
+pub use observer::{InputExtent, PipelineObserver, PipelineProgress};
+pub use run::run_pipeline;
+pub use scorer::Scorer;
+
+use crate::eval::features::FeatureSchema;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Records per chunk (and part file) unless [`PipelineConfig::chunk_rows`] says otherwise.
+pub const DEFAULT_CHUNK_ROWS: usize = 65_536;
+
+/// Feature values per chunk at most with the default chunk size (64 MiB of float32), so
+/// wide schemas get smaller chunks.
+const CHUNK_VALUES: usize = 1 << 24;
+
+/// The output file's format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// Apache Parquet: `dfen` (or a v0 shard's base columns), the features, the score.
+    Parquet,
+    /// A float32 NPY matrix `[rows, features (+1)]`.
+    Npy,
+}
+
+impl OutputFormat {
+    /// The format named by `out`'s extension (`.parquet` or `.npy`, any case).
+    pub fn of(out: &Path) -> Option<OutputFormat> {
+        let ext = out.extension().and_then(|e| e.to_str()).unwrap_or("");
+        match ext.to_ascii_lowercase().as_str() {
+            "parquet" => Some(OutputFormat::Parquet),
+            "npy" => Some(OutputFormat::Npy),
+            _ => None,
+        }
+    }
+
+    /// The name recorded in the parts folder's run record.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputFormat::Parquet => "parquet",
+            OutputFormat::Npy => "npy",
+        }
+    }
+}
+
+/// One configured run.
+pub struct PipelineConfig {
+    /// Positions: a file of DFEN lines, a Parquet file with a `dfen` or `fen` column or a
+    /// training shard of schema v0, or `-` for standard input.
+    pub input: String,
+    /// The output file.
+    pub out: PathBuf,
+    /// The output file's format.
+    pub format: OutputFormat,
+    /// The feature schema to extract, if any.
+    pub schema: Option<&'static dyn FeatureSchema>,
+    /// What scores the rows, if anything.
+    pub scorer: Option<Scorer>,
+    /// Report bad records and go on without them (else the first one stops the run).
+    pub skip_bad: bool,
+    /// Records per chunk; `None`: the interrupted run's on resume, else a size that keeps a
+    /// chunk's features within 64 MiB (at most [`DEFAULT_CHUNK_ROWS`]).
+    pub chunk_rows: Option<usize>,
+    /// Worker threads; `None`: all cores.
+    pub threads: Option<usize>,
+    /// Discard finished parts of an earlier run instead of resuming from them.
+    pub restart: bool,
+}
+
+/// What a finished run did.
+#[derive(Clone, Debug)]
+pub struct PipelineSummary {
+    /// Rows in the output file.
+    pub written: u64,
+    /// Rows computed by this run (the rest came from resumed parts).
+    pub computed: u64,
+    /// Parts of an earlier run reused.
+    pub resumed_parts: u64,
+    /// Rows in those parts.
+    pub resumed_rows: u64,
+    /// Bad records skipped (resumed parts' included).
+    pub bad: u64,
+    /// What a record is called: "row" for Parquet input, "line" for DFEN lines.
+    pub noun: &'static str,
+    /// Wall time of the run.
+    pub elapsed: Duration,
+}
