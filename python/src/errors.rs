@@ -23,9 +23,10 @@ pub fn batch_dfen_error(index: usize, e: DfenError) -> PyErr {
 
 /// A self-play or merge failure: refusals are `ValueError`, the rest `RuntimeError`.
 pub fn selfplay_error(e: SelfPlayError) -> PyErr {
-    match e {
-        SelfPlayError::Other(m) => PyRuntimeError::new_err(m),
-        e => value_error(e.to_string()),
+    if e.is_refusal() {
+        value_error(e)
+    } else {
+        PyRuntimeError::new_err(e.to_string())
     }
 }
 

@@ -114,12 +114,10 @@ impl Args {
 
 /// The CLI's view of a self-play failure: refusals are bad input (exit status 2).
 pub fn selfplay_error(e: SelfPlayError) -> CliError {
-    match e {
-        SelfPlayError::Input(m) => CliError::Input(m),
-        e @ (SelfPlayError::Manifest(_) | SelfPlayError::Locked(_)) => {
-            CliError::Input(e.to_string())
-        }
-        SelfPlayError::Other(m) => CliError::Other(anyhow::anyhow!("{m}")),
+    if e.is_refusal() {
+        CliError::Input(e.to_string())
+    } else {
+        CliError::Other(anyhow::anyhow!("{e}"))
     }
 }
 

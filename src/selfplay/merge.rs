@@ -13,33 +13,32 @@ use std::path::{Path, PathBuf};
 /// Merge the self-play folders `dirs` (slices of one run, each with a `manifest.json`) into
 /// `out`, which must not hold a run yet; returns the merged manifest (also written to
 /// `out`). Refusals (a folder without manifest, runs that differ, a shard held twice, a
-/// digest mismatch, `out` locked or holding a run) are [`SelfPlayError::Input`],
-/// [`SelfPlayError::Manifest`] or [`SelfPlayError::Locked`]; I/O failures on `out` are
-/// [`SelfPlayError::Other`].
+/// digest mismatch, `out` locked or holding a run) are refusals
+/// ([`SelfPlayError::is_refusal`]); I/O failures on `out` are [`SelfPlayError::Io`].
 pub fn merge_runs(dirs: &[PathBuf], out: &Path) -> Result<Manifest, SelfPlayError> {
     let mut parts = Vec::new();
     for d in dirs {
-        let m = Manifest::read(d)?
-            .ok_or_else(|| SelfPlayError::Input(format!("{}: no manifest.json", d.display())))?;
+        let m = Manifest::read(d)?.ok_or_else(|| SelfPlayError::NoManifest { dir: d.clone() })?;
         parts.push((d.clone(), m));
     }
     let mut merged = merge_manifests(&parts)?;
-    let fail = |e: std::io::Error| SelfPlayError::Other(format!("{}: {e}", out.display()));
-    std::fs::create_dir_all(out).map_err(fail)?;
+    std::fs::create_dir_all(out).map_err(SelfPlayError::io(out))?;
     let _lock = crate::files::lock::lock_dir(out)?;
     if Manifest::path(out).symlink_metadata().is_ok() {
-        return Err(SelfPlayError::Input(format!(
-            "--out {}: already holds a self-play run",
-            out.display()
-        )));
+        return Err(SelfPlayError::OutHoldsRun {
+            dir: out.to_owned(),
+        });
     }
     for (dir, m) in &parts {
         for s in &m.shards {
-            s.copy_verified(dir, out).map_err(|e| {
-                SelfPlayError::Input(format!("{}: shard {}: {e}", dir.display(), s.index))
-            })?;
+            s.copy_verified(dir, out)
+                .map_err(|error| SelfPlayError::ShardCopy {
+                    dir: dir.clone(),
+                    index: s.index,
+                    error: Box::new(error),
+                })?;
         }
     }
-    merged.write(out).map_err(fail)?;
+    merged.write(out).map_err(SelfPlayError::io(out))?;
     Ok(merged)
 }

@@ -14,14 +14,19 @@ pub use replay::{validate_record, validate_record_line, ReplayError, ReplaySumma
 pub use sprt::{SprtDecision, SprtParams};
 
 #[cfg(feature = "files")]
+mod config;
+#[cfg(feature = "files")]
+mod error;
+#[cfg(feature = "files")]
 mod merge;
 #[cfg(feature = "files")]
 pub mod request;
 pub mod rows;
 #[cfg(feature = "files")]
-#[allow(clippy::module_inception)]
-mod selfplay;
+mod run;
 pub mod shards;
+#[cfg(feature = "files")]
+mod writer;
 
 #[cfg(feature = "files")]
 pub use merge::merge_runs;
@@ -29,6 +34,8 @@ pub use merge::merge_runs;
 pub use request::SelfPlayRequest;
 
 #[cfg(feature = "files")]
-pub use selfplay::{
-    run_selfplay, SelfPlayBot, SelfPlayConfig, SelfPlayError, SelfPlayProgress, SelfPlaySummary,
-};
+pub use config::{SelfPlayBot, SelfPlayConfig, SelfPlayProgress, SelfPlaySummary};
+#[cfg(feature = "files")]
+pub use error::SelfPlayError;
+#[cfg(feature = "files")]
+pub use run::run_selfplay;

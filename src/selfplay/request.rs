@@ -106,26 +106,24 @@ impl SelfPlayRequest {
         }
     }
 
-    /// Check the request and build the run's configuration; every refusal is
-    /// [`SelfPlayError::Input`].
+    /// Check the request and build the run's configuration; every error is a refusal
+    /// ([`SelfPlayError::is_refusal`]).
     pub fn config(&self) -> Result<SelfPlayConfig, SelfPlayError> {
-        let schema = features::schema_or_err(&self.features)
-            .map_err(|e| SelfPlayError::Input(format!("--features: {e}")))?;
+        let schema = features::schema_or_err(&self.features).map_err(SelfPlayError::Features)?;
         let slice = match &self.shard {
             None => Slice::ALL,
-            Some(s) => Slice::parse(s).map_err(|e| SelfPlayError::Input(format!("--shard {e}")))?,
+            Some(s) => Slice::parse(s).map_err(SelfPlayError::Slice)?,
         };
         if self.threads == Some(0) {
-            return Err(SelfPlayError::Input("--threads: must be at least 1".into()));
+            return Err(SelfPlayError::Zero { flag: "--threads" });
         }
         if self.max_turns == 0 {
-            return Err(SelfPlayError::Input(
-                "--max-turns: must be at least 1".into(),
-            ));
+            return Err(SelfPlayError::Zero {
+                flag: "--max-turns",
+            });
         }
         let start = match &self.start {
-            Some(d) => Position::from_dfen(d)
-                .map_err(|e| SelfPlayError::Input(format!("bad DFEN: {e}")))?,
+            Some(d) => Position::from_dfen(d).map_err(SelfPlayError::Start)?,
             None => Position::startpos(),
         };
         Ok(SelfPlayConfig {
@@ -181,7 +179,7 @@ mod tests {
             let mut req = SelfPlayRequest::new(3, "out".into());
             f(&mut req);
             match req.config() {
-                Err(SelfPlayError::Input(m)) => m,
+                Err(e) if e.is_refusal() => e.to_string(),
                 other => panic!("expected a refusal, got {:?}", other.map(|c| c.games)),
             }
         };
