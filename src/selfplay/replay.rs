@@ -2,7 +2,7 @@
 //! be one of the legal paths of its roll and reach the recorded position, and the result must
 //! follow from the final position.
 
-use super::record::{GameRecord, Termination};
+use super::record::{GameRecord, Termination, TurnRecord};
 use crate::board::{Dice, Position};
 use crate::rules::{legal_paths, parse_uci_path};
 use dicechess_kernels::Color;
@@ -131,96 +131,11 @@ pub fn validate_record(record: &GameRecord) -> Result<ReplaySummary, ReplayError
         (turn_limit == 0).then_some((0, Termination::TurnLimit, 0));
     for (i, t) in record.turns.iter().enumerate() {
         let expected_number = i as u64 + 1;
-        let n = t.turn_number;
-        if u64::from(n) != expected_number {
-            return Err(ReplayError::turn(
-                id,
-                n,
-                format!("turn number {n} out of sequence (expected {expected_number})"),
-            ));
-        }
-        if let Some((_, term, at)) = ended {
-            let why = match term {
-                Termination::KingCapture => "a king was captured",
-                Termination::HalfmoveLimit => "the half-move limit was reached",
-                Termination::TurnLimit => "the turn limit was reached",
-            };
-            return Err(ReplayError::turn(
-                id,
-                n,
-                format!("the game goes on after it ended at turn {at} ({why})"),
-            ));
-        }
         let mover = pos.side_to_move();
-        if t.active_color != mover.letter().to_string() {
-            return Err(ReplayError::turn(
-                id,
-                n,
-                format!(
-                    "activeColor {:?} but {} is to move",
-                    t.active_color,
-                    if mover == Color::White {
-                        "White (w)"
-                    } else {
-                        "Black (b)"
-                    }
-                ),
-            ));
-        }
-        let dice = match (t.dice.len(), Dice::from_faces(&t.dice)) {
-            (3, Some(d)) => d,
-            _ => {
-                return Err(ReplayError::turn(
-                    id,
-                    n,
-                    format!(
-                        "dice {} are not three faces 1..6",
-                        serde_json::to_string(&t.dice).unwrap_or_default()
-                    ),
-                ))
-            }
-        };
-        let rolled = pos.with_dice(dice);
-        let given = t.moves.join(",");
-        let paths = legal_paths(&rolled);
-        let not_legal = |reason: String| {
-            ReplayError::turn(
-                id,
-                n,
-                format!(
-                    "{} is not a legal turn path for dice {} ({} legal paths{reason})",
-                    if given.is_empty() { "a pass" } else { &given },
-                    dice_text(&t.dice),
-                    paths.len()
-                ),
-            )
-        };
-        let (next, captured_king) = if t.moves.is_empty() {
-            if !paths.is_empty() {
-                return Err(not_legal(String::new()));
-            }
+        let n = t.turn_number;
+        let (next, captured_king) = replay_turn(id, &pos, t, expected_number, ended)?;
+        if t.moves.is_empty() {
             passes += 1;
-            (rolled.end_turn(), false)
-        } else {
-            if t.moves.iter().any(|m| m.is_empty() || m.contains(',')) {
-                return Err(not_legal("; a move is empty or holds a comma".into()));
-            }
-            let moves = parse_uci_path(&rolled, &given).map_err(|e| not_legal(format!("; {e}")))?;
-            match paths.iter().find(|p| *p.moves() == *moves) {
-                Some(p) => (p.end_position(&rolled), p.captures_king()),
-                None => return Err(not_legal(String::new())),
-            }
-        };
-        let fen = next.to_dfen();
-        if t.fen_after != fen {
-            return Err(ReplayError::turn(
-                id,
-                n,
-                format!(
-                    "fenAfter {:?} differs from the position after the turn {fen:?}",
-                    t.fen_after
-                ),
-            ));
         }
         pos = next;
         if captured_king {
@@ -257,4 +172,107 @@ pub fn validate_record(record: &GameRecord) -> Result<ReplaySummary, ReplayError
         passes,
         result,
     })
+}
+
+/// Check turn `t`, the `expected_number`-th, against the rules from `pos` (`ended`: how
+/// and when the game already ended, if it did); returns the position after it and whether
+/// it captured a king.
+fn replay_turn(
+    id: &str,
+    pos: &Position,
+    t: &TurnRecord,
+    expected_number: u64,
+    ended: Option<(i8, Termination, u32)>,
+) -> Result<(Position, bool), ReplayError> {
+    let n = t.turn_number;
+    if u64::from(n) != expected_number {
+        return Err(ReplayError::turn(
+            id,
+            n,
+            format!("turn number {n} out of sequence (expected {expected_number})"),
+        ));
+    }
+    if let Some((_, term, at)) = ended {
+        let why = match term {
+            Termination::KingCapture => "a king was captured",
+            Termination::HalfmoveLimit => "the half-move limit was reached",
+            Termination::TurnLimit => "the turn limit was reached",
+        };
+        return Err(ReplayError::turn(
+            id,
+            n,
+            format!("the game goes on after it ended at turn {at} ({why})"),
+        ));
+    }
+    let mover = pos.side_to_move();
+    if t.active_color != mover.letter().to_string() {
+        return Err(ReplayError::turn(
+            id,
+            n,
+            format!(
+                "activeColor {:?} but {} is to move",
+                t.active_color,
+                if mover == Color::White {
+                    "White (w)"
+                } else {
+                    "Black (b)"
+                }
+            ),
+        ));
+    }
+    let dice = match (t.dice.len(), Dice::from_faces(&t.dice)) {
+        (3, Some(d)) => d,
+        _ => {
+            return Err(ReplayError::turn(
+                id,
+                n,
+                format!(
+                    "dice {} are not three faces 1..6",
+                    serde_json::to_string(&t.dice).unwrap_or_default()
+                ),
+            ))
+        }
+    };
+    let rolled = pos.with_dice(dice);
+    let given = t.moves.join(",");
+    let paths = legal_paths(&rolled);
+    let not_legal = |reason: String| {
+        ReplayError::turn(
+            id,
+            n,
+            format!(
+                "{} is not a legal turn path for dice {} ({} legal paths{reason})",
+                if given.is_empty() { "a pass" } else { &given },
+                dice_text(&t.dice),
+                paths.len()
+            ),
+        )
+    };
+    let (next, captured_king) = if t.moves.is_empty() {
+        if !paths.is_empty() {
+            return Err(not_legal(String::new()));
+        }
+        (rolled.end_turn(), false)
+    } else {
+        if t.moves.iter().any(|m| m.is_empty() || m.contains(',')) {
+            return Err(not_legal("; a move is empty or holds a comma".into()));
+        }
+        let moves = parse_uci_path(&rolled, &given).map_err(|e| not_legal(format!("; {e}")))?;
+        match paths.iter().find(|p| *p.moves() == *moves) {
+            Some(p) => (p.end_position(&rolled), p.captures_king()),
+            None => return Err(not_legal(String::new())),
+        }
+    };
+    let fen = next.to_dfen();
+    if t.fen_after != fen {
+        return Err(ReplayError::turn(
+            id,
+            n,
+            format!(
+                "fenAfter {:?} differs from the position after the turn {fen:?}",
+                t.fen_after
+            ),
+        ));
+    }
+    Ok((next, captured_king))
 }

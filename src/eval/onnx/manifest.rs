@@ -329,16 +329,7 @@ impl Manifest {
         let f = Fields(obj);
 
         // 1. Version.
-        let manifest_version = match f.get("manifestVersion") {
-            None => {
-                return Err(ModelError::MissingField {
-                    field: "manifestVersion",
-                })
-            }
-            Some(Value::String(s)) if s == "1.0.0" => ManifestVersion::V1_0_0,
-            Some(Value::String(s)) if s == "1.1.0" => ManifestVersion::V1_1_0,
-            Some(v) => return Err(ModelError::ManifestVersion { value: show(v) }),
-        };
+        let manifest_version = manifest_version(&f)?;
         let v11 = manifest_version == ManifestVersion::V1_1_0;
 
         // 2. Required fields present, typed, non-blank.
@@ -381,22 +372,7 @@ impl Manifest {
         let compat = f.required_str("engineCompatibility")?;
 
         // 3. Role and schema resolve; featureCount equals the schema's width.
-        let model_role = match role_name {
-            None => Role::PositionValue,
-            Some(name) => Role::from_name(name).ok_or_else(|| ModelError::UnknownRole {
-                value: truncate(name),
-            })?,
-        };
-        let schema = features::schema(schema_id).ok_or_else(|| ModelError::UnknownSchema {
-            value: truncate(schema_id),
-        })?;
-        if feature_count != schema.width() as u64 {
-            return Err(ModelError::FeatureCountMismatch {
-                schema: schema.id().to_string(),
-                width: schema.width(),
-                feature_count,
-            });
-        }
+        let (model_role, schema) = role_and_schema(role_name, schema_id, feature_count)?;
 
         // 4. Perspective.
         if let Some(p) = perspective {
@@ -406,19 +382,7 @@ impl Manifest {
         }
 
         // 5. Engine compatibility.
-        let engine_compatibility = EngineRequirement::parse(compat).map_err(|reason| {
-            ModelError::EngineCompatibilitySyntax {
-                value: truncate(compat),
-                reason,
-            }
-        })?;
-        let host = EngineVersion::parse(engine_version).ok();
-        if !host.is_some_and(|h| engine_compatibility.admits(h)) {
-            return Err(ModelError::EngineIncompatible {
-                requirement: truncate(compat),
-                version: truncate(engine_version),
-            });
-        }
+        let engine_compatibility = engine_requirement(compat, engine_version)?;
 
         // 6. Optional, recorded fields.
         let evaluation_profile = f.get("evaluationProfile").map(|v| match v {
@@ -453,6 +417,62 @@ impl Manifest {
     pub fn schema(&self) -> &'static dyn FeatureSchema {
         self.schema
     }
+}
+
+/// `manifestVersion`: 1.0.0 or 1.1.0.
+fn manifest_version(f: &Fields<'_>) -> Result<ManifestVersion, ModelError> {
+    match f.get("manifestVersion") {
+        None => Err(ModelError::MissingField {
+            field: "manifestVersion",
+        }),
+        Some(Value::String(s)) if s == "1.0.0" => Ok(ManifestVersion::V1_0_0),
+        Some(Value::String(s)) if s == "1.1.0" => Ok(ManifestVersion::V1_1_0),
+        Some(v) => Err(ModelError::ManifestVersion { value: show(v) }),
+    }
+}
+
+/// The role `modelRole` names (a position value when absent) and the schema
+/// `featureSchema` names, whose width must be `featureCount`.
+fn role_and_schema(
+    role_name: Option<&str>,
+    schema_id: &str,
+    feature_count: u64,
+) -> Result<(Role, &'static dyn FeatureSchema), ModelError> {
+    let model_role = match role_name {
+        None => Role::PositionValue,
+        Some(name) => Role::from_name(name).ok_or_else(|| ModelError::UnknownRole {
+            value: truncate(name),
+        })?,
+    };
+    let schema = features::schema(schema_id).ok_or_else(|| ModelError::UnknownSchema {
+        value: truncate(schema_id),
+    })?;
+    if feature_count != schema.width() as u64 {
+        return Err(ModelError::FeatureCountMismatch {
+            schema: schema.id().to_string(),
+            width: schema.width(),
+            feature_count,
+        });
+    }
+    Ok((model_role, schema))
+}
+
+/// `engineCompatibility` parsed, and admitting `engine_version`.
+fn engine_requirement(compat: &str, engine_version: &str) -> Result<EngineRequirement, ModelError> {
+    let engine_compatibility = EngineRequirement::parse(compat).map_err(|reason| {
+        ModelError::EngineCompatibilitySyntax {
+            value: truncate(compat),
+            reason,
+        }
+    })?;
+    let host = EngineVersion::parse(engine_version).ok();
+    if !host.is_some_and(|h| engine_compatibility.admits(h)) {
+        return Err(ModelError::EngineIncompatible {
+            requirement: truncate(compat),
+            version: truncate(engine_version),
+        });
+    }
+    Ok(engine_compatibility)
 }
 
 /// Field access with `null` read as absent.
