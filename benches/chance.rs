@@ -6,6 +6,7 @@
 //! set of positions for every roll. A table of quick medians beside the C++ peer's times
 //! (`kezsulap/dice-chess-engine`, `board::generate_moves()` for all 84 dice multisets, g++ -O3
 //! -march=native, measured on this machine class and quoted in issue #13) is printed to stderr.
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 use std::collections::BTreeSet;
 use std::hint::black_box;

@@ -11,6 +11,7 @@
 //! Before timing, every schema's batch output (both pools) is checked against row-by-row
 //! `extract_row`, and each timed `kcp-13` row's king columns against a plain count over the
 //! 56 rolls' legal paths.
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 use criterion::{
     criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,

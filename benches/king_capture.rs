@@ -1,5 +1,6 @@
 //! King-capture roll counts: the one-traversal probe next to a plain per-roll search (56
 //! searches, each a depth-first turn walk that stops at the first king capture).
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use dicechess::board::{Dice, Position};

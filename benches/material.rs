@@ -2,6 +2,7 @@
 //! and 2 threads: the evaluator (best kernel for the CPU: AVX-512 `vpopcntq`, AVX2, else
 //! portable), every kernel form the CPU runs alone on one thread, and the row loop.
 //! Asserts equal results before timing.
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use dicechess::batch::PositionBatch;

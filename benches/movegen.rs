@@ -12,6 +12,7 @@
 //! make shakmaty's count smaller (the endgame position). Before timing, our count is checked
 //! against the slow reference implementation (tests/reference/mod.rs) and shakmaty's against
 //! known perft(1) values.
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 #[path = "../tests/reference/mod.rs"]
 mod reference;

@@ -2,6 +2,7 @@
 //! sizes 1, 64, 1024 and 4096, on 1 and 2 rayon threads. Each configuration's scores are
 //! first checked against the values computed by hand from the fixture's weights
 //! (tests/fixtures/models/generate.py). Needs the ONNX Runtime: `bash .ci/install-onnxruntime`.
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use dicechess::batch::PositionBatch;

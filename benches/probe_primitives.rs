@@ -16,6 +16,7 @@
 //! (tests/reference/mod.rs, `pseudo_moves` per face), attacker types and hanging squares
 //! against per-square `Position::attackers` queries, passed pawns and diversity against the
 //! values counted by hand in [`POSITIONS`].
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 #[path = "../tests/reference/mod.rs"]
 mod reference;

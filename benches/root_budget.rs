@@ -2,6 +2,7 @@
 //! units the budgeted turn walk gets through per millisecond, on the position that made
 //! it necessary (nine queens rolled QQQ, 4.4 M paths) and on Kiwipete rolled BNQ (7,630
 //! paths, which fits). `ROOT_UNITS_PER_MS` is set below the measured rate.
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -7,6 +7,7 @@
 //! `search_d3_k8/<position>/<mode>`: depth 3 at the bots' candidate limit 8 on two endings
 //! (a middlegame depth-3 decision takes a minute or more; README "Search"), both chance modes,
 //! each value asserted equal to the exact unpruned per-roll search first.
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use dicechess::board::Position;

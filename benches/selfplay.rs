@@ -6,6 +6,7 @@
 //!
 //! Before timing, every game of both modes is checked turn by turn against the rules
 //! (`validate_record`), and a quick games/s line per form is printed to stderr.
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use dicechess::board::Position;

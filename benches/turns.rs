@@ -4,6 +4,7 @@
 //!
 //! Before anything is timed, each case's path count is checked against the slow reference
 //! implementation in tests/reference/mod.rs, and a table of path counts is printed to stderr.
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 #[path = "../tests/reference/mod.rs"]
 mod reference;

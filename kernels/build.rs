@@ -118,16 +118,17 @@ fn build(dirs: &[(i8, i8); 4], table: &mut Vec<u64>, rng: &mut Rng) -> Vec<Entry
 }
 
 fn emit(out: &mut String, name: &str, entries: &[Entry]) {
-    writeln!(out, "pub(crate) static {name}: [Magic; 64] = [").unwrap();
+    writeln!(out, "pub(crate) static {name}: [Magic; 64] = [")
+        .expect("writing to a String cannot fail");
     for e in entries {
         writeln!(
             out,
             "    Magic {{ mask: 0x{:016x}, magic: 0x{:016x}, shift: {}, offset: {} }},",
             e.mask, e.magic, e.shift, e.offset
         )
-        .unwrap();
+        .expect("writing to a String cannot fail");
     }
-    writeln!(out, "];").unwrap();
+    writeln!(out, "];").expect("writing to a String cannot fail");
 }
 
 fn main() {
@@ -145,11 +146,11 @@ fn main() {
         "pub(crate) static SLIDER_ATTACKS: [u64; {}] = [",
         table.len()
     )
-    .unwrap();
+    .expect("writing to a String cannot fail");
     for chunk in table.chunks(8) {
         out.push_str("   ");
         for v in chunk {
-            write!(out, " 0x{v:x},").unwrap();
+            write!(out, " 0x{v:x},").expect("writing to a String cannot fail");
         }
         out.push('\n');
     }

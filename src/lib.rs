@@ -14,7 +14,6 @@
 //! assert!(paths.iter().all(|p| p.cost() == 3));
 //! # Ok::<(), dicechess::board::DfenError>(())
 //! ```
-#![warn(missing_docs)]
 
 pub mod batch;
 pub mod board;

@@ -1,5 +1,6 @@
 //! The arena's statistics (SPRT, pentanomial pairs, Elo), mirrored pairs, determinism across
 //! thread counts, and record replay.
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 use dicechess::board::Position;
 use dicechess::rules::legal_paths;

@@ -1,4 +1,5 @@
 //! Every bot plays legal turns; terminal rules; Monte-Carlo equity; book and policies.
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 mod common;
 

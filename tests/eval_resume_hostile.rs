@@ -2,6 +2,7 @@
 //! of its whole content (a same-size edit in the middle of a large input refuses the
 //! resume), each part is reused only when its bytes match its checksum, and two runs on
 //! one output refuse cleanly.
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 #![cfg(feature = "files")]
 
 use std::path::{Path, PathBuf};

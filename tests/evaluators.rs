@@ -2,6 +2,7 @@
 //! evaluator's 16,384-row blocks and the 4/8-row vector widths) and thread count, and every
 //! instruction-set form of the material column kernel this CPU runs equals a slow
 //! square-by-square count.
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 mod common;
 

@@ -5,6 +5,7 @@
 //! These tests need the ONNX Runtime library; they fail (never skip) when it is missing.
 //! Install it with `bash .ci/install-onnxruntime` (or point ORT_DYLIB_PATH at it). The
 //! manifest and package rules need no runtime and also run without the `onnx` feature.
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 use dicechess::eval::features;
 use dicechess::eval::onnx::{

@@ -6,6 +6,7 @@
 //!
 //! The model tests need the ONNX Runtime library (ORT_DYLIB_PATH, see
 //! `.ci/install-onnxruntime`); they fail, never skip, without it.
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 #![cfg(feature = "onnx")]
 
 use dicechess::batch::PositionBatch;

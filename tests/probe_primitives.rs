@@ -3,6 +3,7 @@
 //! placements, checked against slow square-by-square references written here (a mailbox
 //! board read from the DFEN, explicit file/rank walks, no bitboards) and, for mobility,
 //! against the slow rules reference in `tests/reference`.
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 mod common;
 mod reference;

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 #![cfg(feature = "serve")]
 //! The webhook server against a real listener on 127.0.0.1: the play server's exact wire
 //! format (fixtures in tests/fixtures/webhook), the canonical v2 vector, the runtimes'

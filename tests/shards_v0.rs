@@ -7,6 +7,7 @@
 //! through `.ci/install-python-tools`; when it is set, a missing pyarrow is a failure), else
 //! `.tools/pyenv/bin/python`, else `python3`. Only when none of them has pyarrow does that
 //! half print why and skip.
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 #![cfg(feature = "files")]
 
 use arrow_array::cast::AsArray;

@@ -1,4 +1,5 @@
 //! The engine against every conformance vector in `tests/data`.
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 mod common;
 

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 #![cfg(feature = "serve")]
 //! `dicechess web`: the static server of the browser page, over a real socket — files with
 //! their content types (`application/wasm` for the module), folders as `index.html`, and

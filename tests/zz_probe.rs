@@ -1,3 +1,5 @@
+//! A probe of `expand_all_rolls` on the position in `$FEN` (nothing when it is unset).
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 use dicechess::board::Position;
 use dicechess::rules::{expand_all_rolls, EndStates, RollSets, TurnGenerator, ROLLS};
 #[test]

@@ -10,7 +10,6 @@
 //! empty-board [`reach`] table (squares from which a piece lands on a square within one to
 //! three of its own moves, 10.5 KiB) is also computed at compile time.
 #![no_std]
-#![warn(missing_docs)]
 
 mod attacks;
 mod bitboard;
