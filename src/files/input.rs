@@ -17,7 +17,7 @@
 //! [`Chunk::bad`] carrying its 1-based line (or row) number and the reason; the caller decides
 //! whether to stop or skip.
 
-use super::shard_v0::{BaseRows, BASE_COLUMNS, SCHEMA_KEY};
+use super::shard_v0::{BaseRow, BaseRows, BASE_COLUMNS, SCHEMA_KEY};
 use crate::board::{DfenError, Position};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Int32Type};
@@ -165,17 +165,6 @@ pub struct Chunk {
     pub base: Option<BaseRows>,
 }
 
-/// One row's base columns of a v0 shard.
-#[derive(Clone, Debug)]
-struct BaseRow {
-    game_id: String,
-    ply: i32,
-    fen: String,
-    dice: String,
-    side: String,
-    result: f32,
-}
-
 /// A record before parsing: where it is and its text (or why it has no usable text), and
 /// its base columns for v0 shard input.
 type RawRecord = (
@@ -250,12 +239,7 @@ impl RawChunk {
                     chunk.texts.push(t);
                     chunk.positions.push(p);
                     if let (Some(rows), Some(b)) = (chunk.base.as_mut(), b) {
-                        rows.game_id.push(b.game_id);
-                        rows.ply.push(b.ply);
-                        rows.fen.push(b.fen);
-                        rows.dice.push(b.dice);
-                        rows.side.push(b.side);
-                        rows.result.push(b.result);
+                        rows.push(b);
                     }
                 }
                 Err(e) => chunk.bad.push(e),

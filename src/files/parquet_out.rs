@@ -207,6 +207,23 @@ fn properties(metadata: &[(String, String)]) -> WriterProperties {
         .build()
 }
 
+/// A writer of a file of `layout`'s schema with `metadata` in the footer, on `sink` (`path`
+/// names it in errors), and the schema it writes.
+fn arrow_writer<W: Write + Send>(
+    sink: W,
+    layout: &Layout,
+    metadata: &[(String, String)],
+    path: &Path,
+) -> Result<(ArrowWriter<W>, SchemaRef), OutputError> {
+    let schema = Arc::new(with_metadata(
+        layout.arrow_schema().as_ref().clone(),
+        metadata,
+    ));
+    let writer = ArrowWriter::try_new(sink, schema.clone(), Some(properties(metadata)))
+        .map_err(OutputError::format(path))?;
+    Ok((writer, schema))
+}
+
 /// Streams rows into a Parquet file, one row group per [`ParquetRowsWriter::write`].
 pub struct ParquetRowsWriter<W: Write + Send> {
     writer: ArrowWriter<W>,
@@ -224,12 +241,7 @@ impl<W: Write + Send> ParquetRowsWriter<W> {
         metadata: &[(String, String)],
         path: &Path,
     ) -> Result<Self, OutputError> {
-        let schema = Arc::new(with_metadata(
-            layout.arrow_schema().as_ref().clone(),
-            metadata,
-        ));
-        let writer = ArrowWriter::try_new(sink, schema.clone(), Some(properties(metadata)))
-            .map_err(OutputError::format(path))?;
+        let (writer, schema) = arrow_writer(sink, layout, metadata, path)?;
         Ok(ParquetRowsWriter {
             writer,
             layout: layout.clone(),
@@ -279,10 +291,7 @@ impl<W: Write + Send> ParquetRowsWriter<W> {
 
     /// Write the footer; returns the row count.
     pub fn finish(self) -> Result<u64, OutputError> {
-        self.writer
-            .close()
-            .map_err(OutputError::format(&self.path))?;
-        Ok(self.rows)
+        finish_file(self.writer, &self.path, self.rows)
     }
 }
 
@@ -302,12 +311,7 @@ impl<W: Write + Send> ParquetConcat<W> {
         metadata: &[(String, String)],
         path: &Path,
     ) -> Result<Self, OutputError> {
-        let schema = Arc::new(with_metadata(
-            layout.arrow_schema().as_ref().clone(),
-            metadata,
-        ));
-        let arrow = ArrowWriter::try_new(sink, schema, Some(properties(metadata)))
-            .map_err(OutputError::format(path))?;
+        let (arrow, _) = arrow_writer(sink, layout, metadata, path)?;
         let (writer, _) = arrow
             .into_serialized_writer()
             .map_err(OutputError::format(path))?;
@@ -357,18 +361,33 @@ impl<W: Write + Send> ParquetConcat<W> {
         Ok(rows)
     }
 
-    /// Rows appended so far.
-    pub fn rows(&self) -> u64 {
-        self.rows
-    }
-
     /// Write the footer; returns the row count.
     pub fn finish(self) -> Result<u64, OutputError> {
-        self.writer
-            .close()
-            .map_err(OutputError::format(&self.path))?;
-        Ok(self.rows)
+        finish_file(self.writer, &self.path, self.rows)
     }
+}
+
+/// The two Parquet writers of this file, which write the footer when closed.
+trait CloseFile {
+    fn close_file(self) -> parquet::errors::Result<()>;
+}
+
+impl<W: Write + Send> CloseFile for ArrowWriter<W> {
+    fn close_file(self) -> parquet::errors::Result<()> {
+        self.close().map(drop)
+    }
+}
+
+impl<W: Write + Send> CloseFile for SerializedFileWriter<W> {
+    fn close_file(self) -> parquet::errors::Result<()> {
+        self.close().map(drop)
+    }
+}
+
+/// Close `writer` (the footer of the file `path`, which holds `rows` rows); returns `rows`.
+fn finish_file(writer: impl CloseFile, path: &Path, rows: u64) -> Result<u64, OutputError> {
+    writer.close_file().map_err(OutputError::format(path))?;
+    Ok(rows)
 }
 
 /// Read a Parquet footer (with page indexes when present).

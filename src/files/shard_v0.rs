@@ -21,7 +21,7 @@
 //! None of the columns is nullable. Feature columns follow directly (the pipeline's enriched
 //! reader requires exactly the schema's columns after the six base columns).
 
-pub use crate::selfplay::rows::BaseRows;
+pub use crate::selfplay::rows::{BaseRow, BaseRows};
 use arrow_array::{ArrayRef, Float32Array, Int32Array, StringArray};
 use arrow_schema::{DataType, Field, Schema};
 use std::collections::HashMap;

@@ -229,15 +229,13 @@ impl TurnGenerator {
         budget: &mut Budget,
         out: &mut Vec<TurnPath>,
     ) -> Budgeted<()> {
-        let start = budget.used();
-        if self.run(pos, budget, false, false) {
-            self.emit(out);
-            return Budgeted::Complete((), budget.used() - start);
+        let done = self.legal_paths_budgeted(pos, budget, out);
+        if let Budgeted::Incomplete(_) = done {
+            let full = pos.dice().len() as u8;
+            out.extend_from_slice(&self.kings);
+            out.extend(self.others.iter().filter(|p| p.cost() == full));
         }
-        let full = pos.dice().len() as u8;
-        out.extend_from_slice(&self.kings);
-        out.extend(self.others.iter().filter(|p| p.cost() == full));
-        Budgeted::Incomplete(budget.used() - start)
+        done
     }
 
     /// The first king-capturing legal path in rule order (depth-first generation order),

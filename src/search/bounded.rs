@@ -167,22 +167,22 @@ mod tests {
         );
     }
 
+    /// The greedy bot's bounded choice at `pos` (seed 1, no deadline).
+    fn greedy_bounded(pos: &Position, budget: &mut Budget) -> Bounded {
+        let bot = bot_by_id("greedy", &BotOptions::default()).unwrap();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        let mut turn = Turn {
+            rng: &mut rng,
+            deadline: None,
+        };
+        choose_bounded(bot.as_ref(), pos, &mut turn, budget).unwrap()
+    }
+
     #[test]
     fn a_huge_root_falls_back_to_a_legal_path_without_the_bot() {
         let pos = Position::from_dfen(NINE_QUEENS).unwrap();
-        let bot = bot_by_id("greedy", &BotOptions::default()).unwrap();
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
         let mut budget = Budget::new(100_000);
-        let out = choose_bounded(
-            bot.as_ref(),
-            &pos,
-            &mut Turn {
-                rng: &mut rng,
-                deadline: None,
-            },
-            &mut budget,
-        )
-        .unwrap();
+        let out = greedy_bounded(&pos, &mut budget);
         let Bounded::Fallback {
             choice, sure_paths, ..
         } = out
@@ -202,18 +202,7 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 BNQ",
         )
         .unwrap();
-        let bot = bot_by_id("greedy", &BotOptions::default()).unwrap();
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
-        let out = choose_bounded(
-            bot.as_ref(),
-            &pos,
-            &mut Turn {
-                rng: &mut rng,
-                deadline: None,
-            },
-            &mut root_budget(Some(Duration::from_millis(100))),
-        )
-        .unwrap();
+        let out = greedy_bounded(&pos, &mut root_budget(Some(Duration::from_millis(100))));
         let Bounded::Chosen(choice) = out else {
             panic!("Kiwipete BNQ did not fit: {out:?}");
         };

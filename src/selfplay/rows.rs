@@ -31,7 +31,34 @@ pub struct BaseRows {
     pub result: Vec<f32>,
 }
 
+/// One row of [`BaseRows`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct BaseRow {
+    /// The game's id.
+    pub game_id: String,
+    /// Turn number within the game, from 1.
+    pub ply: i32,
+    /// Six-field FEN of the position before the turn (no dice).
+    pub fen: String,
+    /// The rolled dice, upper case for both sides.
+    pub dice: String,
+    /// `w` or `b`: the side to move.
+    pub side: String,
+    /// The game's result from the mover's view (1, 0.5, 0).
+    pub result: f32,
+}
+
 impl BaseRows {
+    /// Append one row.
+    pub fn push(&mut self, row: BaseRow) {
+        self.game_id.push(row.game_id);
+        self.ply.push(row.ply);
+        self.fen.push(row.fen);
+        self.dice.push(row.dice);
+        self.side.push(row.side);
+        self.result.push(row.result);
+    }
+
     /// Number of rows.
     pub fn len(&self) -> usize {
         self.ply.len()
@@ -119,18 +146,19 @@ impl RowBatch {
             let dice = Dice::from_faces(&t.dice).unwrap_or(Dice::EMPTY);
             let rolled = pos.with_dice(dice);
             let mover = rolled.side_to_move();
-            let base = &mut b.base;
-            base.fen.push(rolled.with_dice(Dice::EMPTY).to_dfen());
-            base.dice.push(dice.letters(true));
-            base.game_id.push(game.game_id.clone());
-            // The pipeline counts turns from 1 ("as recorded"); a game longer than
-            // i32::MAX turns cannot be played (the turn cap is far lower).
-            base.ply.push(i32::try_from(i + 1).unwrap_or(i32::MAX));
-            base.side.push(mover.letter().to_string());
-            base.result.push(if mover == Color::White {
-                white_view
-            } else {
-                1.0 - white_view
+            b.base.push(BaseRow {
+                game_id: game.game_id.clone(),
+                // The pipeline counts turns from 1 ("as recorded"); a game longer than
+                // i32::MAX turns cannot be played (the turn cap is far lower).
+                ply: i32::try_from(i + 1).unwrap_or(i32::MAX),
+                fen: rolled.with_dice(Dice::EMPTY).to_dfen(),
+                dice: dice.letters(true),
+                side: mover.letter().to_string(),
+                result: if mover == Color::White {
+                    white_view
+                } else {
+                    1.0 - white_view
+                },
             });
             schema.extract_row(&rolled, mover, &mut b.features[i * w..(i + 1) * w]);
             pos = Position::from_dfen(&t.fen_after)?;

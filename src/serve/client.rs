@@ -246,11 +246,7 @@ impl WebhookBot {
     fn ask(&self, pos: &Position) -> Result<Choice, ClientError> {
         let paths = legal_paths(pos);
         if paths.is_empty() {
-            return Ok(Choice {
-                path: None,
-                score: 0.0,
-                stats: None,
-            });
+            return Ok(Choice::pass());
         }
         let (status, body) = self.deliver(&self.delivery(pos))?;
         if status != 200 {

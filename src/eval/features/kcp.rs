@@ -83,13 +83,7 @@ impl Kcp13 {
 }
 
 impl FeatureSchema for Kcp13 {
-    fn id(&self) -> &'static str {
-        Kcp13::ID
-    }
-
-    fn columns(&self) -> &'static [&'static str] {
-        &KCP_13_COLUMNS
-    }
+    schema_names!(Kcp13::ID, &KCP_13_COLUMNS);
 
     fn extract_row(&self, pos: &Position, color: Color, out: &mut [f32]) {
         Kcp13::fill(pos, color, prefix::<13>(out));
@@ -124,13 +118,7 @@ impl KcpMobility27 {
 }
 
 impl FeatureSchema for KcpMobility27 {
-    fn id(&self) -> &'static str {
-        KcpMobility27::ID
-    }
-
-    fn columns(&self) -> &'static [&'static str] {
-        &KCP_MOBILITY_27_COLUMNS
-    }
+    schema_names!(KcpMobility27::ID, &KCP_MOBILITY_27_COLUMNS);
 
     fn extract_row(&self, pos: &Position, color: Color, out: &mut [f32]) {
         KcpMobility27::fill(pos, color, prefix::<27>(out));
@@ -150,13 +138,7 @@ impl KcpMobilityPawns31 {
 }
 
 impl FeatureSchema for KcpMobilityPawns31 {
-    fn id(&self) -> &'static str {
-        KcpMobilityPawns31::ID
-    }
-
-    fn columns(&self) -> &'static [&'static str] {
-        &KCP_MOBILITY_PAWNS_31_COLUMNS
-    }
+    schema_names!(KcpMobilityPawns31::ID, &KCP_MOBILITY_PAWNS_31_COLUMNS);
 
     fn extract_row(&self, pos: &Position, color: Color, out: &mut [f32]) {
         let out = prefix::<31>(out);

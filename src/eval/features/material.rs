@@ -97,35 +97,17 @@ impl Material7 {
 }
 
 impl FeatureSchema for Material7 {
-    fn id(&self) -> &'static str {
-        Material7::ID
-    }
-
-    fn columns(&self) -> &'static [&'static str] {
-        &COLUMNS
-    }
+    schema_names!(Material7::ID, &COLUMNS);
 
     fn extract_row(&self, pos: &Position, color: Color, out: &mut [f32]) {
         Material7::fill(pos, color, prefix::<7>(out));
     }
 
-    /// Column-wise: popcounts over the batch's type and colour columns, rows filled in
-    /// parallel chunks; equal to [`FeatureSchema::extract_row`] row by row.
-    fn extract(&self, batch: &PositionBatch, perspective: Perspective) -> Array2<f32> {
-        extract_chunks::<Material7>(batch, perspective)
-    }
+    // Column-wise: popcounts over the batch's type and colour columns, rows filled in
+    // parallel chunks; equal to [`FeatureSchema::extract_row`] row by row.
+    chunked_extract!(Material7);
 }
 
-impl ChunkFill for Material7 {
-    const WIDTH: usize = 7;
-
-    #[inline(always)]
-    fn fill_chunk(
-        batch: &PositionBatch,
-        perspective: Perspective,
-        first: usize,
-        chunk: &mut [f32],
-    ) {
-        Material7::fill_columns(batch, perspective, first, chunk, 7)
-    }
-}
+chunk_fill!(Material7, 7, |batch, perspective, first, chunk| {
+    Material7::fill_columns(batch, perspective, first, chunk, 7)
+});

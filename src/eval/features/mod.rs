@@ -80,6 +80,51 @@ pub trait FeatureSchema: Send + Sync {
     }
 }
 
+/// A schema's `id` and `columns` (the two methods every [`FeatureSchema`] impl spells the
+/// same way): `schema_names!(Rich9::ID, &RICH_9_COLUMNS);` inside the impl.
+macro_rules! schema_names {
+    ($id:expr, $columns:expr) => {
+        fn id(&self) -> &'static str {
+            $id
+        }
+
+        fn columns(&self) -> &'static [&'static str] {
+            $columns
+        }
+    };
+}
+
+/// `extract` by [`extract_chunks`] (the chunk-wise path of a schema that is also a
+/// [`ChunkFill`]): `chunked_extract!(Rich9);` inside the [`FeatureSchema`] impl.
+macro_rules! chunked_extract {
+    ($t:ty) => {
+        fn extract(&self, batch: &PositionBatch, perspective: Perspective) -> Array2<f32> {
+            extract_chunks::<$t>(batch, perspective)
+        }
+    };
+}
+
+/// `impl ChunkFill for T` of width `W` whose `fill_chunk` is the closure-like body:
+/// `chunk_fill!(T, W, |batch, perspective, first, chunk| body);` (inlined always, so that
+/// [`fill_popcnt`] compiles it for `popcnt`).
+macro_rules! chunk_fill {
+    ($t:ty, $width:expr, |$batch:ident, $perspective:ident, $first:ident, $chunk:ident| $body:expr) => {
+        impl ChunkFill for $t {
+            const WIDTH: usize = $width;
+
+            #[inline(always)]
+            fn fill_chunk(
+                $batch: &PositionBatch,
+                $perspective: Perspective,
+                $first: usize,
+                $chunk: &mut [f32],
+            ) {
+                $body
+            }
+        }
+    };
+}
+
 mod kcp;
 mod material;
 mod raw_board;

@@ -100,13 +100,7 @@ impl RawBoard768 {
 }
 
 impl FeatureSchema for RawBoard768 {
-    fn id(&self) -> &'static str {
-        RawBoard768::ID
-    }
-
-    fn columns(&self) -> &'static [&'static str] {
-        &COLUMNS
-    }
+    schema_names!(RawBoard768::ID, &COLUMNS);
 
     fn extract_row(&self, pos: &Position, color: Color, out: &mut [f32]) {
         let out = super::prefix::<WIDTH>(out);
@@ -114,28 +108,16 @@ impl FeatureSchema for RawBoard768 {
         RawBoard768::set_ones(pos, color, out);
     }
 
-    /// Rows in parallel chunks; the output starts zeroed, so only occupied squares are
-    /// written. Equal to [`FeatureSchema::extract_row`] row by row.
-    fn extract(&self, batch: &PositionBatch, perspective: Perspective) -> Array2<f32> {
-        extract_chunks::<RawBoard768>(batch, perspective)
-    }
+    // Rows in parallel chunks; the output starts zeroed, so only occupied squares are
+    // written. Equal to [`FeatureSchema::extract_row`] row by row.
+    chunked_extract!(RawBoard768);
 }
 
-impl ChunkFill for RawBoard768 {
-    const WIDTH: usize = WIDTH;
-
-    #[inline(always)]
-    fn fill_chunk(
-        batch: &PositionBatch,
-        perspective: Perspective,
-        first: usize,
-        chunk: &mut [f32],
-    ) {
-        for (k, row) in chunk.chunks_exact_mut(WIDTH).enumerate() {
-            let i = first + k;
-            let pos = batch.get(RowId(i as u32));
-            let color = Color::from_index(color_index(batch, perspective, i));
-            RawBoard768::set_ones(&pos, color, super::prefix::<WIDTH>(row));
-        }
+chunk_fill!(RawBoard768, WIDTH, |batch, perspective, first, chunk| {
+    for (k, row) in chunk.chunks_exact_mut(WIDTH).enumerate() {
+        let i = first + k;
+        let pos = batch.get(RowId(i as u32));
+        let color = Color::from_index(color_index(batch, perspective, i));
+        RawBoard768::set_ones(&pos, color, super::prefix::<WIDTH>(row));
     }
-}
+});

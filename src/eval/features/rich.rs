@@ -70,38 +70,20 @@ impl Rich9 {
 }
 
 impl FeatureSchema for Rich9 {
-    fn id(&self) -> &'static str {
-        Rich9::ID
-    }
-
-    fn columns(&self) -> &'static [&'static str] {
-        &RICH_9_COLUMNS
-    }
+    schema_names!(Rich9::ID, &RICH_9_COLUMNS);
 
     fn extract_row(&self, pos: &Position, color: Color, out: &mut [f32]) {
         Rich9::fill(pos, color, prefix::<9>(out));
     }
 
-    /// Chunk-wise: the material columns column-wise, then mobility and king safety per row;
-    /// equal to [`FeatureSchema::extract_row`] row by row.
-    fn extract(&self, batch: &PositionBatch, perspective: Perspective) -> Array2<f32> {
-        extract_chunks::<Rich9>(batch, perspective)
-    }
+    // Chunk-wise: the material columns column-wise, then mobility and king safety per row;
+    // equal to [`FeatureSchema::extract_row`] row by row.
+    chunked_extract!(Rich9);
 }
 
-impl ChunkFill for Rich9 {
-    const WIDTH: usize = 9;
-
-    #[inline(always)]
-    fn fill_chunk(
-        batch: &PositionBatch,
-        perspective: Perspective,
-        first: usize,
-        chunk: &mut [f32],
-    ) {
-        Rich9::fill_columns(batch, perspective, first, chunk, 9, |_, _, _| {})
-    }
-}
+chunk_fill!(Rich9, 9, |batch, perspective, first, chunk| {
+    Rich9::fill_columns(batch, perspective, first, chunk, 9, |_, _, _| {})
+});
 
 /// PDI(`color`) / 5 as `f32`: 0, 0.2, 0.4, 0.6, 0.8 or 1 (the correctly rounded `f32`
 /// quotients, equal to those literals).
@@ -122,13 +104,7 @@ impl RichPdi11 {
 }
 
 impl FeatureSchema for RichPdi11 {
-    fn id(&self) -> &'static str {
-        RichPdi11::ID
-    }
-
-    fn columns(&self) -> &'static [&'static str] {
-        &RICH_PDI_11_COLUMNS
-    }
+    schema_names!(RichPdi11::ID, &RICH_PDI_11_COLUMNS);
 
     fn extract_row(&self, pos: &Position, color: Color, out: &mut [f32]) {
         let out = prefix::<11>(out);
@@ -136,11 +112,9 @@ impl FeatureSchema for RichPdi11 {
         RichPdi11::fill_tail(pos, color, out);
     }
 
-    /// Chunk-wise like [`Rich9`], then the PDI columns per row; equal to
-    /// [`FeatureSchema::extract_row`] row by row.
-    fn extract(&self, batch: &PositionBatch, perspective: Perspective) -> Array2<f32> {
-        extract_chunks::<RichPdi11>(batch, perspective)
-    }
+    // Chunk-wise like [`Rich9`], then the PDI columns per row; equal to
+    // [`FeatureSchema::extract_row`] row by row.
+    chunked_extract!(RichPdi11);
 }
 
 impl RichPdi11 {
@@ -152,18 +126,8 @@ impl RichPdi11 {
     }
 }
 
-impl ChunkFill for RichPdi11 {
-    const WIDTH: usize = 11;
-
-    #[inline(always)]
-    fn fill_chunk(
-        batch: &PositionBatch,
-        perspective: Perspective,
-        first: usize,
-        chunk: &mut [f32],
-    ) {
-        Rich9::fill_columns(batch, perspective, first, chunk, 11, |pos, color, row| {
-            RichPdi11::fill_tail(pos, color, prefix::<11>(row))
-        });
-    }
-}
+chunk_fill!(RichPdi11, 11, |batch, perspective, first, chunk| {
+    Rich9::fill_columns(batch, perspective, first, chunk, 11, |pos, color, row| {
+        RichPdi11::fill_tail(pos, color, prefix::<11>(row))
+    });
+});

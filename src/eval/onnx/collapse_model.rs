@@ -23,48 +23,11 @@ pub struct CollapseModel {
 }
 
 impl CollapseModel {
-    /// Load the package in `dir` (it must be role `chance-collapse`) and open its first
-    /// session.
-    pub fn load(dir: &Path) -> Result<CollapseModel, ModelError> {
-        CollapseModel::from_package(ModelPackage::load(dir, Role::ChanceCollapse)?)
-    }
-
-    /// Use a checked package (refused unless role `chance-collapse`).
-    pub fn from_package(package: ModelPackage) -> Result<CollapseModel, ModelError> {
-        Ok(CollapseModel {
-            core: ModelCore::new(package, Role::ChanceCollapse)?,
-        })
-    }
-
-    /// The same model running at most `rows` rows per session call (at least 1).
-    pub fn with_chunk_size(mut self, rows: usize) -> CollapseModel {
-        self.core.set_chunk_size(rows);
-        self
-    }
-
-    /// Rows per session call at most.
-    pub fn chunk_size(&self) -> usize {
-        self.core.chunk_size()
-    }
+    model_methods!(CollapseModel, Role::ChanceCollapse, "chance-collapse");
 
     /// The id for logs and reports (`modelId`).
     pub fn id(&self) -> String {
         self.manifest().model_id.clone()
-    }
-
-    /// The package.
-    pub fn package(&self) -> &ModelPackage {
-        self.core.package()
-    }
-
-    /// The manifest.
-    pub fn manifest(&self) -> &Manifest {
-        self.core.manifest()
-    }
-
-    /// The feature schema the model reads.
-    pub fn schema(&self) -> &'static dyn FeatureSchema {
-        self.core.schema()
     }
 
     /// The raw expectation per after-state row, features from `perspective`.

@@ -38,44 +38,7 @@ pub struct FeatureModel {
 }
 
 impl FeatureModel {
-    /// Load the package in `dir` (it must be role `position-value`) and open its first
-    /// session.
-    pub fn load(dir: &Path) -> Result<FeatureModel, ModelError> {
-        FeatureModel::from_package(ModelPackage::load(dir, Role::PositionValue)?)
-    }
-
-    /// Use a checked package (refused unless role `position-value`).
-    pub fn from_package(package: ModelPackage) -> Result<FeatureModel, ModelError> {
-        Ok(FeatureModel {
-            core: ModelCore::new(package, Role::PositionValue)?,
-        })
-    }
-
-    /// The same model running at most `rows` rows per session call (at least 1).
-    pub fn with_chunk_size(mut self, rows: usize) -> FeatureModel {
-        self.core.set_chunk_size(rows);
-        self
-    }
-
-    /// Rows per session call at most.
-    pub fn chunk_size(&self) -> usize {
-        self.core.chunk_size()
-    }
-
-    /// The package.
-    pub fn package(&self) -> &ModelPackage {
-        self.core.package()
-    }
-
-    /// The manifest.
-    pub fn manifest(&self) -> &Manifest {
-        self.core.manifest()
-    }
-
-    /// The feature schema the model reads.
-    pub fn schema(&self) -> &'static dyn FeatureSchema {
-        self.core.schema()
-    }
+    model_methods!(FeatureModel, Role::PositionValue, "position-value");
 
     /// Sessions opened and currently idle (one per worker that has used the model).
     pub fn idle_sessions(&self) -> usize {

@@ -13,6 +13,53 @@ pub mod external_data;
 mod manifest;
 mod package;
 
+/// The methods a model type shares with every other: loading its package (of one role),
+/// the chunk size, and reading the package, manifest and schema back. `$t` is a struct
+/// with one field `core: ModelCore`.
+#[cfg(feature = "onnx")]
+macro_rules! model_methods {
+    ($t:ident, $role:expr, $role_name:literal) => {
+        #[doc = concat!("Load the package in `dir` (it must be role `", $role_name, "`) and open its first")]
+        /// session.
+        pub fn load(dir: &Path) -> Result<$t, ModelError> {
+            $t::from_package(ModelPackage::load(dir, $role)?)
+        }
+
+        #[doc = concat!("Use a checked package (refused unless role `", $role_name, "`).")]
+        pub fn from_package(package: ModelPackage) -> Result<$t, ModelError> {
+            Ok($t {
+                core: ModelCore::new(package, $role)?,
+            })
+        }
+
+        /// The same model running at most `rows` rows per session call (at least 1).
+        pub fn with_chunk_size(mut self, rows: usize) -> $t {
+            self.core.set_chunk_size(rows);
+            self
+        }
+
+        /// Rows per session call at most.
+        pub fn chunk_size(&self) -> usize {
+            self.core.chunk_size()
+        }
+
+        /// The package.
+        pub fn package(&self) -> &ModelPackage {
+            self.core.package()
+        }
+
+        /// The manifest.
+        pub fn manifest(&self) -> &Manifest {
+            self.core.manifest()
+        }
+
+        /// The feature schema the model reads.
+        pub fn schema(&self) -> &'static dyn FeatureSchema {
+            self.core.schema()
+        }
+    };
+}
+
 #[cfg(feature = "onnx")]
 mod collapse_model;
 #[cfg(feature = "onnx")]

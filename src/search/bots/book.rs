@@ -4,7 +4,7 @@ use super::{first_shortest_win, Bot, BotInfo, Choice, DrawDoublePolicy, Turn};
 use crate::board::{dice_key, normalized_fen, Position};
 use crate::eval::Material;
 use crate::rules::legal_paths;
-use crate::search::{SearchError, TERMINAL_WIN_SCORE};
+use crate::search::SearchError;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -117,11 +117,7 @@ impl Bot for OpeningBookBot {
     fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
         let paths = legal_paths(pos);
         if let Some(win) = first_shortest_win(&paths) {
-            return Ok(Choice {
-                path: Some(win),
-                score: TERMINAL_WIN_SCORE,
-                stats: None,
-            });
+            return Ok(Choice::win(win));
         }
         if let Some(booked) = self.book.lookup(pos) {
             // Matched as a multiset: the stored order does not matter.

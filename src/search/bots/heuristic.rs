@@ -1,10 +1,10 @@
 //! The one-ply bots: random, random-king-capture, checkmate-aware and the greedy family.
 
-use super::{exposed, first_shortest_win, Bot, BotInfo, Choice, DrawDoublePolicy, Turn};
+use super::{exposed, Bot, BotInfo, Choice, DrawDoublePolicy, Turn};
 use crate::board::Position;
 use crate::eval::{aggressive_score, king_safety, Material};
 use crate::rules::{legal_paths, TurnPath};
-use crate::search::{SearchError, TERMINAL_WIN_SCORE};
+use crate::search::SearchError;
 use rand_core::Rng;
 
 fn pick<T: Copy>(items: &[T], turn: &mut Turn<'_>) -> T {
@@ -20,14 +20,6 @@ fn info(id: &str, name: &str, difficulty: u8, description: &str) -> BotInfo {
     }
 }
 
-fn pass() -> Choice {
-    Choice {
-        path: None,
-        score: 0.0,
-        stats: None,
-    }
-}
-
 /// A uniformly random legal turn.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RandomBot;
@@ -40,7 +32,7 @@ impl Bot for RandomBot {
     fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
         let paths = legal_paths(pos);
         if paths.is_empty() {
-            return Ok(pass());
+            return Ok(Choice::pass());
         }
         let p = pick(&paths, turn);
         let after = p.end_position(pos);
@@ -73,7 +65,7 @@ impl Bot for RandomKingCapture {
     fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
         let paths = legal_paths(pos);
         if paths.is_empty() {
-            return Ok(pass());
+            return Ok(Choice::pass());
         }
         let immediate: Vec<TurnPath> = paths
             .iter()
@@ -81,11 +73,7 @@ impl Bot for RandomKingCapture {
             .copied()
             .collect();
         if !immediate.is_empty() {
-            return Ok(Choice {
-                path: Some(pick(&immediate, turn)),
-                score: TERMINAL_WIN_SCORE,
-                stats: None,
-            });
+            return Ok(Choice::win(pick(&immediate, turn)));
         }
         RandomBot.choose(pos, turn)
     }
@@ -108,7 +96,7 @@ impl Bot for CheckmateAware {
     fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
         let paths = legal_paths(pos);
         if paths.is_empty() {
-            return Ok(pass());
+            return Ok(Choice::pass());
         }
         let wins: Vec<TurnPath> = paths
             .iter()
@@ -116,11 +104,7 @@ impl Bot for CheckmateAware {
             .copied()
             .collect();
         if !wins.is_empty() {
-            return Ok(Choice {
-                path: Some(pick(&wins, turn)),
-                score: TERMINAL_WIN_SCORE,
-                stats: None,
-            });
+            return Ok(Choice::win(pick(&wins, turn)));
         }
         let us = pos.side_to_move();
         let safe: Vec<TurnPath> = paths
@@ -181,15 +165,8 @@ impl Bot for Greedy {
 
     fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
         let paths = legal_paths(pos);
-        if paths.is_empty() {
-            return Ok(pass());
-        }
-        if let Some(win) = first_shortest_win(&paths) {
-            return Ok(Choice {
-                path: Some(win),
-                score: TERMINAL_WIN_SCORE,
-                stats: None,
-            });
+        if let Some(forced) = Choice::forced(&paths) {
+            return Ok(forced);
         }
         let us = pos.side_to_move();
         let scores: Vec<i32> = paths

@@ -46,6 +46,35 @@ pub struct Choice {
     pub stats: Option<RootSearchStats>,
 }
 
+impl Choice {
+    /// A forced pass (no legal path).
+    pub fn pass() -> Choice {
+        Choice {
+            path: None,
+            score: 0.0,
+            stats: None,
+        }
+    }
+
+    /// A king-capturing `path`: the game is won at once.
+    pub fn win(path: TurnPath) -> Choice {
+        Choice {
+            path: Some(path),
+            score: crate::search::TERMINAL_WIN_SCORE,
+            stats: None,
+        }
+    }
+
+    /// The choice that needs no judgement, if there is one: a pass when there is no legal
+    /// path, else the first shortest king capture.
+    pub fn forced(paths: &[TurnPath]) -> Option<Choice> {
+        if paths.is_empty() {
+            return Some(Choice::pass());
+        }
+        first_shortest_win(paths).map(Choice::win)
+    }
+}
+
 /// What a bot may use for one decision.
 pub struct Turn<'a> {
     /// Randomness for tie-breaks and sampling (seeded per game for reproducibility).

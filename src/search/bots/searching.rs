@@ -1,11 +1,11 @@
 //! The searching bots: expectimax (material or model leaves) and Monte-Carlo.
 
-use super::{first_shortest_win, Bot, BotInfo, Choice, DrawDoublePolicy, Turn};
+use super::{Bot, BotInfo, Choice, DrawDoublePolicy, Turn};
 use crate::board::Position;
 use crate::eval::Material;
 use crate::rules::legal_paths;
 use crate::search::montecarlo::{equity, MonteCarloConfig};
-use crate::search::{Expectimax, SearchError, TERMINAL_WIN_SCORE};
+use crate::search::{Expectimax, SearchError};
 use dicechess_kernels::Color;
 use rand_core::Rng;
 
@@ -104,19 +104,8 @@ impl Bot for MonteCarloBot {
 
     fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
         let paths = legal_paths(pos);
-        if paths.is_empty() {
-            return Ok(Choice {
-                path: None,
-                score: 0.0,
-                stats: None,
-            });
-        }
-        if let Some(win) = first_shortest_win(&paths) {
-            return Ok(Choice {
-                path: Some(win),
-                score: TERMINAL_WIN_SCORE,
-                stats: None,
-            });
+        if let Some(forced) = Choice::forced(&paths) {
+            return Ok(forced);
         }
         let us = pos.side_to_move();
         let mut scored: Vec<(usize, i32)> = paths
