@@ -4,7 +4,7 @@ use crate::errors::{dfen_error, runtime_error, selfplay_error, value_error};
 use dicechess::board::Position;
 use dicechess::search::bots::BotOptions;
 use dicechess::search::{decide, DecisionError, DecisionRequest};
-use dicechess::selfplay::shards::Manifest;
+use dicechess::selfplay::shards::RunManifest;
 use dicechess::selfplay::{merge_runs, run_selfplay, SelfPlayProgress, SelfPlayRequest};
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
@@ -50,7 +50,7 @@ pub fn bestmove(
 
 /// The manifest of `dir` as JSON text.
 fn manifest_json(dir: &Path) -> PyResult<String> {
-    let m = Manifest::read(dir)
+    let m = RunManifest::read(dir)
         .map_err(|e| value_error(e.to_string()))?
         .ok_or_else(|| runtime_error(format!("{}: no manifest.json", dir.display())))?;
     serde_json::to_string(&m).map_err(|e| runtime_error(e.to_string()))

@@ -25,7 +25,7 @@ pub use movegen::{
 };
 pub use perft::perft_single_die;
 pub use playable::playable_dice;
-pub use rolls::{WeightedRoll, ROLLS, ROLL_DENOMINATOR};
+pub use rolls::{roll_faces, WeightedRoll, ROLLS, ROLL_DENOMINATOR};
 pub use tree::TurnTree;
 pub use turn::{
     has_payable_move, legal_first_moves, legal_paths, EndStates, PathMoves, TurnGenerator, TurnPath,

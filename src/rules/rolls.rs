@@ -19,6 +19,14 @@ impl WeightedRoll {
     }
 }
 
+/// Three dice rolled in order, each face `next_u64() % 6 + 1`: the one roll of every game
+/// loop and rollout. The faces are a function of the generator's stream alone, which is what
+/// makes games reproducible from a seed (the modulo's bias, under 2^-60, is part of that
+/// stream and stays).
+pub fn roll_faces(rng: &mut impl rand_core::Rng) -> [u8; 3] {
+    [0u8; 3].map(|_| (rng.next_u64() % 6) as u8 + 1)
+}
+
 const fn build_rolls() -> [WeightedRoll; 56] {
     let mut out = [WeightedRoll {
         faces: [0; 3],

@@ -98,7 +98,7 @@ fn rollout(
         }
         let mut next = None;
         for _ in 0..MAX_ROLL_RETRIES {
-            let faces = [0u8; 3].map(|_| (rng.next_u64() % 6) as u8 + 1);
+            let faces = crate::rules::roll_faces(rng);
             let rolled = s.with_dice(Dice::from_faces(&faces).unwrap_or(Dice::EMPTY));
             paths.clear();
             gen.legal_paths_into(&rolled, &mut paths);

@@ -1,12 +1,12 @@
 //! Merging the output folders of `selfplay --shard i/n` slices (or of partial runs) into
 //! one folder: what `dicechess merge` and the Python package's `dicechess.merge` do.
 //!
-//! Nothing in a manifest is trusted as a path: [`Manifest::read`] accepts only the file
+//! Nothing in a manifest is trusted as a path: [`RunManifest::read`] accepts only the file
 //! names the engine writes for each shard index and checks every index, first game and game
 //! count against the run; each file must be a regular file, and its digest is computed over
 //! the very bytes copied (a file changed between a check and the copy cannot slip through).
 
-use super::shards::{merge_manifests, Manifest};
+use super::shards::{merge_manifests, RunManifest};
 use super::SelfPlayError;
 use std::path::{Path, PathBuf};
 
@@ -15,16 +15,16 @@ use std::path::{Path, PathBuf};
 /// `out`). Refusals (a folder without manifest, runs that differ, a shard held twice, a
 /// digest mismatch, `out` locked or holding a run) are refusals
 /// ([`SelfPlayError::is_refusal`]); I/O failures on `out` are [`SelfPlayError::Io`].
-pub fn merge_runs(dirs: &[PathBuf], out: &Path) -> Result<Manifest, SelfPlayError> {
+pub fn merge_runs(dirs: &[PathBuf], out: &Path) -> Result<RunManifest, SelfPlayError> {
     let mut parts = Vec::new();
     for d in dirs {
-        let m = Manifest::read(d)?.ok_or_else(|| SelfPlayError::NoManifest { dir: d.clone() })?;
+        let m = RunManifest::read(d)?.ok_or_else(|| SelfPlayError::NoManifest { dir: d.clone() })?;
         parts.push((d.clone(), m));
     }
     let mut merged = merge_manifests(&parts)?;
     std::fs::create_dir_all(out).map_err(SelfPlayError::io(out))?;
     let _lock = crate::files::lock::lock_dir(out)?;
-    if Manifest::path(out).symlink_metadata().is_ok() {
+    if RunManifest::path(out).symlink_metadata().is_ok() {
         return Err(SelfPlayError::OutHoldsRun {
             dir: out.to_owned(),
         });

@@ -7,7 +7,7 @@
 //! counts.
 
 use super::rows::RowBatch;
-use super::shards::{Manifest, MANIFEST_FORMAT, RULESET};
+use super::shards::{RunManifest, MANIFEST_FORMAT, RULESET};
 use super::writer::{Done, Writer};
 use super::{
     game_seed, play_game, SelfPlayConfig, SelfPlayError, SelfPlayProgress, SelfPlaySummary,
@@ -64,10 +64,10 @@ pub fn run_selfplay(
 /// This run's manifest, holding the verified shards of an earlier run of the same settings
 /// in the output folder (the others' files are removed); refuses a folder of another run or
 /// another slice.
-fn resume(cfg: &SelfPlayConfig, summary: &mut SelfPlaySummary) -> Result<Manifest, SelfPlayError> {
+fn resume(cfg: &SelfPlayConfig, summary: &mut SelfPlaySummary) -> Result<RunManifest, SelfPlayError> {
     let out = &cfg.out;
     let shard_count = cfg.games.div_ceil(cfg.shard_games);
-    let mut manifest = Manifest {
+    let mut manifest = RunManifest {
         format: MANIFEST_FORMAT.into(),
         engine_version: ENGINE_VERSION.into(),
         ruleset: RULESET.into(),
@@ -84,7 +84,7 @@ fn resume(cfg: &SelfPlayConfig, summary: &mut SelfPlaySummary) -> Result<Manifes
         perspective: "side-to-move".into(),
         shards: Vec::new(),
     };
-    if let Some(old) = Manifest::read(out)? {
+    if let Some(old) = RunManifest::read(out)? {
         if let Some(difference) = old.run_difference(&manifest) {
             return Err(SelfPlayError::OtherRun {
                 dir: out.clone(),
@@ -106,7 +106,7 @@ fn resume(cfg: &SelfPlayConfig, summary: &mut SelfPlaySummary) -> Result<Manifes
             if keep {
                 manifest.shards.push(s);
             } else {
-                // The names passed `Manifest::check`: they are this shard's own files in
+                // The names passed `RunManifest::check`: they are this shard's own files in
                 // `out`, never a path elsewhere.
                 for name in s.files.keys() {
                     let _ = std::fs::remove_file(out.join(name));
@@ -124,7 +124,7 @@ fn resume(cfg: &SelfPlayConfig, summary: &mut SelfPlaySummary) -> Result<Manifes
 /// returns the games and positions played.
 fn play_all(
     cfg: &SelfPlayConfig,
-    manifest: &mut Manifest,
+    manifest: &mut RunManifest,
     games: &[u64],
     resumed_shards: u64,
     progress: &(dyn Fn(SelfPlayProgress) + Sync),

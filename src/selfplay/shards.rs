@@ -405,7 +405,7 @@ impl ShardEntry {
 /// `manifest.json` of a self-play output folder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Manifest {
+pub struct RunManifest {
     /// [`MANIFEST_FORMAT`].
     pub format: String,
     /// The engine version that wrote it.
@@ -439,17 +439,17 @@ pub struct Manifest {
     pub shards: Vec<ShardEntry>,
 }
 
-impl Manifest {
+impl RunManifest {
     /// The path of the manifest in `dir`.
     pub fn path(dir: &Path) -> PathBuf {
         dir.join(MANIFEST_NAME)
     }
 
     /// Read `dir`'s manifest; `Ok(None)` when there is none. The manifest is checked
-    /// ([`Manifest::check`]) before it is returned, so every file name in it is one the
+    /// ([`RunManifest::check`]) before it is returned, so every file name in it is one the
     /// engine writes.
-    pub fn read(dir: &Path) -> Result<Option<Manifest>, ManifestError> {
-        let p = Manifest::path(dir);
+    pub fn read(dir: &Path) -> Result<Option<RunManifest>, ManifestError> {
+        let p = RunManifest::path(dir);
         let file = match open_regular(&p) {
             Ok(f) => f,
             Err(ManifestError::Io { source, .. })
@@ -469,7 +469,7 @@ impl Manifest {
                 reason: format!("larger than {MAX_MANIFEST_BYTES} bytes"),
             });
         }
-        let m: Manifest = serde_json::from_str(&text).map_err(|e| ManifestError::Json {
+        let m: RunManifest = serde_json::from_str(&text).map_err(|e| ManifestError::Json {
             path: p.clone(),
             reason: e.to_string(),
         })?;
@@ -552,7 +552,7 @@ impl Manifest {
         self.shards.sort_by_key(|s| s.index);
         let mut text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
         text.push('\n');
-        crate::files::atomic::write_bytes(&Manifest::path(dir), text.as_bytes())
+        crate::files::atomic::write_bytes(&RunManifest::path(dir), text.as_bytes())
     }
 
     /// Games of shard `k` in this run.
@@ -563,7 +563,7 @@ impl Manifest {
 
     /// The first difference in what defines the run (everything but the games count, the
     /// slice and the shards), or `None` when `other` continues the same run.
-    pub fn run_difference(&self, other: &Manifest) -> Option<String> {
+    pub fn run_difference(&self, other: &RunManifest) -> Option<String> {
         let pairs: [(&str, String, String); 9] = [
             (
                 "engine version",
@@ -604,9 +604,9 @@ impl Manifest {
 }
 
 /// Combine the manifests of slices (or partial runs) of one run: they must agree on the run
-/// (games count included), each must pass [`Manifest::check`], and no shard may be held
+/// (games count included), each must pass [`RunManifest::check`], and no shard may be held
 /// twice. The result holds every shard, with no slice label.
-pub fn merge_manifests(parts: &[(PathBuf, Manifest)]) -> Result<Manifest, ManifestError> {
+pub fn merge_manifests(parts: &[(PathBuf, RunManifest)]) -> Result<RunManifest, ManifestError> {
     let Some((first_dir, first)) = parts.first() else {
         return Err(ManifestError::Empty);
     };
@@ -615,7 +615,7 @@ pub fn merge_manifests(parts: &[(PathBuf, Manifest)]) -> Result<Manifest, Manife
     out.shards.clear();
     let mut owner: BTreeMap<u64, &Path> = BTreeMap::new();
     for (dir, m) in parts {
-        m.check(&Manifest::path(dir))?;
+        m.check(&RunManifest::path(dir))?;
         let difference = first.run_difference(m).or_else(|| {
             (m.games != first.games).then(|| format!("games {} vs {}", first.games, m.games))
         });
@@ -638,6 +638,6 @@ pub fn merge_manifests(parts: &[(PathBuf, Manifest)]) -> Result<Manifest, Manife
         }
     }
     out.shards.sort_by_key(|s| s.index);
-    out.check(&Manifest::path(first_dir))?;
+    out.check(&RunManifest::path(first_dir))?;
     Ok(out)
 }

@@ -3,7 +3,7 @@
 //! its games are in, and the manifest is rewritten after each shard.
 
 use super::rows::{write_rows_parquet, RowBatch};
-use super::shards::{games_file, rows_file, sha256_file, Counts, Manifest, ShardEntry};
+use super::shards::{games_file, rows_file, sha256_file, Counts, RunManifest, ShardEntry};
 use super::{GameRecord, SelfPlayConfig, SelfPlayError};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -19,7 +19,7 @@ pub(super) struct Done {
 /// The writer thread's state: games buffered per shard until the shard is complete.
 pub(super) struct Writer<'a> {
     pub(super) cfg: &'a SelfPlayConfig,
-    pub(super) manifest: &'a mut Manifest,
+    pub(super) manifest: &'a mut RunManifest,
     pub(super) buffers: BTreeMap<u64, BTreeMap<u64, Done>>,
     /// Games written or buffered by this run.
     pub(super) games: u64,

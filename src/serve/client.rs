@@ -7,7 +7,7 @@
 use super::auth::sign;
 use super::wire::{
     EnvelopeOut, GameStatus, MoveTree, PlayerKind, Players, PublicGameState, PublicPlayer, Seat,
-    TimeControl, TurnAnswer,
+    ServerTimeControl, TurnAnswer,
 };
 use crate::board::Position;
 use crate::rules::legal_paths;
@@ -170,7 +170,7 @@ impl WebhookBot {
             active_seat: seat,
             dice_pending: true,
             status: Some(GameStatus::Active {}),
-            time_control: Some(TimeControl::Unlimited {}),
+            time_control: Some(ServerTimeControl::Unlimited {}),
             clocks: None,
             commit: Some(format!("{:064x}", pos.key())),
             seed: None,

@@ -148,7 +148,7 @@ fn validate(kind: DeliveryType, env: GameEnvelope) -> Result<Decision, Rejection
 fn fingerprint(d: &Decision) -> [u8; 32] {
     let s = &d.env.state;
     let increment = match s.time_control {
-        Some(super::wire::TimeControl::Fischer {
+        Some(super::wire::ServerTimeControl::Fischer {
             increment_seconds, ..
         }) => Some(increment_seconds),
         _ => None,

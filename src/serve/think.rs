@@ -1,7 +1,7 @@
 //! What a delivery lets us think about: the think budget from the clocks and the time
 //! control, and whether its position is one a game can reach.
 
-use super::wire::{Clocks, Seat, TimeControl};
+use super::wire::{Clocks, Seat, ServerTimeControl};
 use crate::board::Position;
 use crate::search::time::MIN_THINK_MS;
 use crate::search::{budget_ms, ClockState, TimePolicy};
@@ -23,7 +23,7 @@ pub fn color_of(seat: Seat) -> Option<Color> {
 ///   seat's clock through the time manager (`empirical-v1`, less `overhead_ms`); a clocked
 ///   control without `clocks` thinks `max_think_ms`.
 pub fn think_budget_ms(
-    tc: Option<TimeControl>,
+    tc: Option<ServerTimeControl>,
     clocks: Option<Clocks>,
     color: Color,
     pos: &Position,
@@ -48,12 +48,12 @@ pub fn think_budget_ms(
         None => max_think_ms,
     };
     let ms = match tc {
-        Some(TimeControl::Unlimited {}) => max_think_ms,
-        Some(TimeControl::SuddenDeath { .. }) => clocked(0),
-        Some(TimeControl::Fischer {
+        Some(ServerTimeControl::Unlimited {}) => max_think_ms,
+        Some(ServerTimeControl::SuddenDeath { .. }) => clocked(0),
+        Some(ServerTimeControl::Fischer {
             increment_seconds, ..
         }) => clocked(u64::from(increment_seconds) * 1000),
-        Some(TimeControl::PerMove { seconds_per_move }) => {
+        Some(ServerTimeControl::PerMove { seconds_per_move }) => {
             MIN_THINK_MS.max((u64::from(seconds_per_move) * 1000).saturating_sub(overhead_ms))
         }
         None => clocked(0),
@@ -104,14 +104,14 @@ mod tests {
             })
         };
         assert_eq!(
-            think_budget_ms(Some(TimeControl::Unlimited {}), None, w, &pos, 5000, 300),
+            think_budget_ms(Some(ServerTimeControl::Unlimited {}), None, w, &pos, 5000, 300),
             5000
         );
-        let per_move = Some(TimeControl::PerMove {
+        let per_move = Some(ServerTimeControl::PerMove {
             seconds_per_move: 1,
         });
         assert_eq!(think_budget_ms(per_move, None, w, &pos, 5000, 300), 700);
-        let sd = Some(TimeControl::SuddenDeath {
+        let sd = Some(ServerTimeControl::SuddenDeath {
             initial_seconds: 60,
         });
         let b = think_budget_ms(sd, clocks(20_000), w, &pos, 5000, 300);
@@ -122,7 +122,7 @@ mod tests {
             5000
         );
         // The increment counts: more time per turn than sudden death on the same clock.
-        let fischer = Some(TimeControl::Fischer {
+        let fischer = Some(ServerTimeControl::Fischer {
             initial_seconds: 60,
             increment_seconds: 5,
         });

@@ -171,7 +171,7 @@ pub struct PublicGameState {
     pub status: Option<GameStatus>,
     /// The time control (always sent by the server; absent in some hand-written clients).
     #[serde(default)]
-    pub time_control: Option<TimeControl>,
+    pub time_control: Option<ServerTimeControl>,
     /// Remaining ms per side; `null` or absent in `Unlimited` games.
     #[serde(default)]
     pub clocks: Option<Clocks>,
@@ -205,9 +205,10 @@ pub struct PublicGameState {
     pub doubling: Option<Doubling>,
 }
 
-/// A game's time control (server: `TimeControl`), one discriminated object.
+/// A game's time control (the server's `TimeControl`, named apart from the arena's
+/// [`crate::selfplay::TimeControl`]), one discriminated object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum TimeControl {
+pub enum ServerTimeControl {
     /// No clocks (`{"Unlimited":{}}`).
     Unlimited {},
     /// One clock per side, no increment.
@@ -468,37 +469,37 @@ mod tests {
     #[test]
     fn time_controls_are_discriminated_objects() {
         let cases = [
-            (json!({"Unlimited": {}}), TimeControl::Unlimited {}),
+            (json!({"Unlimited": {}}), ServerTimeControl::Unlimited {}),
             (
                 json!({"SuddenDeath": {"initialSeconds": 300}}),
-                TimeControl::SuddenDeath {
+                ServerTimeControl::SuddenDeath {
                     initial_seconds: 300,
                 },
             ),
             (
                 json!({"Fischer": {"initialSeconds": 180, "incrementSeconds": 2}}),
-                TimeControl::Fischer {
+                ServerTimeControl::Fischer {
                     initial_seconds: 180,
                     increment_seconds: 2,
                 },
             ),
             (
                 json!({"PerMove": {"secondsPerMove": 5}}),
-                TimeControl::PerMove {
+                ServerTimeControl::PerMove {
                     seconds_per_move: 5,
                 },
             ),
         ];
         for (v, tc) in cases {
             assert_eq!(
-                serde_json::from_value::<TimeControl>(v.clone()).unwrap(),
+                serde_json::from_value::<ServerTimeControl>(v.clone()).unwrap(),
                 tc
             );
             assert_eq!(serde_json::to_value(tc).unwrap(), v);
         }
         // The invented shape is refused.
-        assert!(serde_json::from_value::<TimeControl>(json!({"type": "Fischer"})).is_err());
-        assert!(serde_json::from_value::<TimeControl>(json!("Unlimited")).is_err());
+        assert!(serde_json::from_value::<ServerTimeControl>(json!({"type": "Fischer"})).is_err());
+        assert!(serde_json::from_value::<ServerTimeControl>(json!("Unlimited")).is_err());
     }
 
     #[test]
