@@ -185,6 +185,9 @@ fn arena_is_identical_on_one_and_two_threads() {
             .install(|| run_match(&first, &second, &config, &|_| {}))
             .unwrap();
         r.wall_s = 0.0;
+        // Thinking times are wall-clock measurements too.
+        r.think_bot = Default::default();
+        r.think_opponent = Default::default();
         r
     };
     let one = run(1);

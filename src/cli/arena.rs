@@ -57,6 +57,11 @@ pub struct Args {
     /// A model package for `expectimax-model`.
     #[arg(long)]
     model: Option<PathBuf>,
+    /// A `move-prerank` model package ordering the root candidates of the bot under test
+    /// (`--white`, or each gauntlet bot) before its candidate limit; the opponent keeps
+    /// material pre-ranking.
+    #[arg(long)]
+    prerank: Option<PathBuf>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -129,7 +134,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     let second = ArenaBot::new(&args.black, options.clone());
     let mut reports: Vec<ArenaReport> = Vec::new();
     for id in &firsts {
-        let first = ArenaBot::new(id, options.clone());
+        let first = ArenaBot::new(
+            id,
+            BotOptions {
+                prerank: args.prerank.clone(),
+                ..options.clone()
+            },
+        );
         let bar = if args.quiet {
             ProgressBar::hidden()
         } else {

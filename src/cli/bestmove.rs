@@ -23,6 +23,9 @@ pub struct Args {
     /// Model package for model leaves (`expectimax-model`).
     #[arg(long)]
     model: Option<PathBuf>,
+    /// A `move-prerank` model package ordering expectimax's root candidates.
+    #[arg(long)]
+    prerank: Option<PathBuf>,
     /// Opening book (TSV) played before the bot.
     #[arg(long)]
     book: Option<PathBuf>,
@@ -42,6 +45,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         bot: args.bot,
         options: BotOptions {
             model: args.model,
+            prerank: args.prerank,
             book: args.book,
             candidate_limit: args.candidates,
             table_mb: None,

@@ -2,11 +2,13 @@
 //! schemas and ONNX models.
 
 mod bot_terms;
+mod dice_aware;
 pub mod features;
 mod material;
 pub mod onnx;
 
 pub use bot_terms::{aggressive_score, king_safety, BotEvaluator, BotTerms, KING_EXPOSURE_PENALTY};
+pub use dice_aware::{DiceAware, DiceAwareWeights};
 pub use material::{material_kernels, Material, MaterialKernel, MATERIAL_LIMIT};
 
 use crate::batch::PositionBatch;

@@ -7,6 +7,7 @@ use super::sprt::{
     decide, elo_estimate, llr, pair_variance, pentanomial_bin, EloEstimate, PairVariance,
     SprtDecision, SprtParams,
 };
+use super::think::{ThinkSummary, ThinkTime, TimedBot};
 use crate::board::{Dice, Position};
 use crate::search::bots::{bot_by_id, Bot, BotBuildError, BotOptions, Turn};
 use crate::search::time::{budget_ms, ClockState, TimePolicy};
@@ -260,6 +261,10 @@ pub struct PairOutcome {
     pub first_white: GameOutcome,
     /// Game B (first bot Black).
     pub first_black: GameOutcome,
+    /// The first bot's thinking time over both games.
+    pub think_first: ThinkTime,
+    /// The second bot's thinking time over both games.
+    pub think_second: ThinkTime,
 }
 
 impl PairOutcome {
@@ -280,28 +285,18 @@ pub fn play_pair(
 ) -> Result<PairOutcome, ArenaError> {
     let seed = game_seed(config.run_seed, index);
     let (a1, a2) = (first.build()?, second.build()?);
-    let first_white = play_timed_game(
-        &config.start,
-        a1.as_ref(),
-        a2.as_ref(),
-        seed,
-        config.limits,
-        config.time,
-    )?;
+    let (a1, a2) = (TimedBot::new(a1.as_ref()), TimedBot::new(a2.as_ref()));
+    let first_white = play_timed_game(&config.start, &a1, &a2, seed, config.limits, config.time)?;
     let (b1, b2) = (first.build()?, second.build()?);
-    let first_black = play_timed_game(
-        &config.start,
-        b2.as_ref(),
-        b1.as_ref(),
-        seed,
-        config.limits,
-        config.time,
-    )?;
+    let (b1, b2) = (TimedBot::new(b1.as_ref()), TimedBot::new(b2.as_ref()));
+    let first_black = play_timed_game(&config.start, &b2, &b1, seed, config.limits, config.time)?;
     Ok(PairOutcome {
         index,
         seed,
         first_white,
         first_black,
+        think_first: a1.think_time().merge(b1.think_time()),
+        think_second: a2.think_time().merge(b2.think_time()),
     })
 }
 
@@ -362,6 +357,10 @@ pub struct ArenaReport {
     pub time_control: TimeControl,
     /// The run seed.
     pub seed: u64,
+    /// The first bot's thinking time per decision (wall clock around each decision).
+    pub think_bot: ThinkSummary,
+    /// The opponent's.
+    pub think_opponent: ThinkSummary,
     /// Wall time, s.
     pub wall_s: f64,
 }
@@ -378,7 +377,10 @@ pub fn summarize(
     let mut hist = [0u64; 5];
     let (mut wins, mut losses, mut draws) = (0, 0, 0);
     let (mut to_bot, mut to_opp) = (0, 0);
+    let (mut think_bot, mut think_opp) = (ThinkTime::default(), ThinkTime::default());
     for p in pairs {
+        think_bot = think_bot.merge(p.think_first);
+        think_opp = think_opp.merge(p.think_second);
         let (w, b) = p.scores();
         hist[pentanomial_bin(w, b)] += 1;
         for (s, g, first_color) in [(w, p.first_white, 1i8), (b, p.first_black, -1)] {
@@ -428,6 +430,8 @@ pub fn summarize(
         timeouts_opponent: to_opp,
         time_control: config.time,
         seed: config.run_seed,
+        think_bot: think_bot.into(),
+        think_opponent: think_opp.into(),
         wall_s,
     }
 }
@@ -496,7 +500,7 @@ fn fmt_elo(e: &Option<EloEstimate>) -> String {
 /// A readable table, one row per report.
 pub fn format_table(reports: &[ArenaReport]) -> String {
     let mut s = format!(
-        "{:<20} {:<12} {:>7} {:>13} {:>12} {:>22} {:>9} {:>6}  {}\n",
+        "{:<20} {:<12} {:>7} {:>13} {:>12} {:>22} {:>9} {:>6}  {:<15}  {}\n",
         "bot",
         "vs",
         "score",
@@ -505,12 +509,13 @@ pub fn format_table(reports: &[ArenaReport]) -> String {
         "LLR [bounds]",
         "SPRT",
         "games",
-        "pairs 0/¼/½/¾/1"
+        "pairs 0/¼/½/¾/1",
+        "think ms mean/max (bot | vs)"
     );
     for r in reports {
         let h = r.pentanomial;
         s.push_str(&format!(
-            "{:<20} {:<12} {:>6.1}% {:>13} {:>12} {:>22} {:>9} {:>6}  {}/{}/{}/{}/{}\n",
+            "{:<20} {:<12} {:>6.1}% {:>13} {:>12} {:>22} {:>9} {:>6}  {:<15}  {:.1}/{:.0} | {:.1}/{:.0}\n",
             r.bot,
             r.opponent,
             100.0 * r.score,
@@ -519,11 +524,11 @@ pub fn format_table(reports: &[ArenaReport]) -> String {
             format!("{:.2} [{:.2},{:.2}]", r.llr, r.lower_bound, r.upper_bound),
             r.decision.label(),
             r.games,
-            h[0],
-            h[1],
-            h[2],
-            h[3],
-            h[4]
+            format!("{}/{}/{}/{}/{}", h[0], h[1], h[2], h[3], h[4]),
+            r.think_bot.mean_ms,
+            r.think_bot.max_ms,
+            r.think_opponent.mean_ms,
+            r.think_opponent.max_ms,
         ));
     }
     s

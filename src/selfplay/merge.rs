@@ -18,7 +18,8 @@ use std::path::{Path, PathBuf};
 pub fn merge_runs(dirs: &[PathBuf], out: &Path) -> Result<RunManifest, SelfPlayError> {
     let mut parts = Vec::new();
     for d in dirs {
-        let m = RunManifest::read(d)?.ok_or_else(|| SelfPlayError::NoManifest { dir: d.clone() })?;
+        let m =
+            RunManifest::read(d)?.ok_or_else(|| SelfPlayError::NoManifest { dir: d.clone() })?;
         parts.push((d.clone(), m));
     }
     let mut merged = merge_manifests(&parts)?;

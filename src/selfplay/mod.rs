@@ -6,6 +6,7 @@ mod game;
 mod record;
 pub mod replay;
 pub mod sprt;
+pub mod think;
 
 pub use arena::{run_match, ArenaBot, ArenaConfig, ArenaReport, TimeControl};
 pub use game::{game_seed, play_game, GameLimits};

@@ -89,12 +89,14 @@ impl SelfPlayRequest {
 
     /// One side's bot: the candidate limit and table size apply to expectimax bots only.
     fn bot(&self, id: &str, model: &Option<PathBuf>, book: &Option<PathBuf>) -> SelfPlayBot {
-        let searching = id.to_ascii_lowercase().starts_with("expectimax");
+        let lower = id.to_ascii_lowercase();
+        let searching = lower.starts_with("expectimax") || lower == "best";
         SelfPlayBot {
             id: id.to_owned(),
             options: BotOptions {
                 model: model.clone(),
                 book: book.clone(),
+                prerank: None,
                 candidate_limit: if searching {
                     self.candidate_limit
                 } else {

@@ -64,7 +64,10 @@ pub fn run_selfplay(
 /// This run's manifest, holding the verified shards of an earlier run of the same settings
 /// in the output folder (the others' files are removed); refuses a folder of another run or
 /// another slice.
-fn resume(cfg: &SelfPlayConfig, summary: &mut SelfPlaySummary) -> Result<RunManifest, SelfPlayError> {
+fn resume(
+    cfg: &SelfPlayConfig,
+    summary: &mut SelfPlaySummary,
+) -> Result<RunManifest, SelfPlayError> {
     let out = &cfg.out;
     let shard_count = cfg.games.div_ceil(cfg.shard_games);
     let mut manifest = RunManifest {

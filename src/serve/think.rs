@@ -104,7 +104,14 @@ mod tests {
             })
         };
         assert_eq!(
-            think_budget_ms(Some(ServerTimeControl::Unlimited {}), None, w, &pos, 5000, 300),
+            think_budget_ms(
+                Some(ServerTimeControl::Unlimited {}),
+                None,
+                w,
+                &pos,
+                5000,
+                300
+            ),
             5000
         );
         let per_move = Some(ServerTimeControl::PerMove {

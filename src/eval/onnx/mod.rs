@@ -67,6 +67,8 @@ mod feature_model;
 #[cfg(feature = "onnx")]
 mod inference;
 #[cfg(feature = "onnx")]
+mod prerank_model;
+#[cfg(feature = "onnx")]
 pub mod runtime;
 #[cfg(feature = "onnx")]
 mod session_pool;
@@ -88,5 +90,7 @@ pub use collapse_model::CollapseModel;
 pub use feature_model::{win_probability_to_score, FeatureModel, SCORE_SCALE};
 #[cfg(feature = "onnx")]
 pub use inference::DEFAULT_CHUNK_SIZE;
+#[cfg(feature = "onnx")]
+pub use prerank_model::PrerankModel;
 #[cfg(feature = "onnx")]
 pub use session_pool::{GraphContract, PooledSession, SessionPool, SessionRunError};

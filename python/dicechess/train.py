@@ -1,0 +1,319 @@
+"""Train a value model on self-play shards and export a model package.
+
+    python -m dicechess.train --data selfplay-data --out models/gen1 \\
+        [--role position-value|move-prerank] [--hidden 32] [--epochs 40] [--seed 0]
+
+Reads every ``*.rows.parquet`` under the ``--data`` folders (schema v0, docs/data-formats.md:
+the feature columns named by the footer key ``columns``, the label ``result`` = 1 / 0.5 / 0
+for the side to move), splits the *games* (never positions of one game on both sides) into
+training and holdout sets, and fits a small multilayer perceptron with a sigmoid output
+to P(side to move wins) by minimising the binary cross-entropy with Adam, on the CPU with
+numpy alone. The feature standardisation is folded into the first layer, so the exported
+graph reads the raw feature row.
+
+The package (docs/model-packages.md) is ``model.onnx`` (weights inside the file),
+``manifest.json`` (1.1.0, the role, ``side-to-move``, the real SHA-256 of ``model.onnx``, the
+schema and its width) and ``train-report.json`` (data size, losses per epoch, the baseline
+loss of always predicting the mean). It is written to a temporary folder beside ``--out``
+and renamed into place, so a package is either complete or absent.
+
+Needs ``pyarrow`` and ``onnx`` besides numpy (``pip install ./python[train]``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import List, Sequence, Tuple
+
+import numpy as np
+
+ROLES = ("position-value", "move-prerank")
+ENGINE_COMPATIBILITY = ">=0.1.0 <1.0.0"
+OPSET = 13
+IR_VERSION = 8
+
+
+class TrainError(Exception):
+    """Input the trainer refuses (no shards, mixed schemas, bad labels)."""
+
+
+def shard_files(dirs: Sequence[str]) -> List[Path]:
+    """Every ``*.rows.parquet`` below the folders, sorted (so runs are reproducible)."""
+    files: List[Path] = []
+    for d in dirs:
+        p = Path(d)
+        if not p.is_dir():
+            raise TrainError(f"--data {d}: not a folder")
+        files.extend(sorted(p.rglob("*.rows.parquet")))
+    if not files:
+        raise TrainError(f"no *.rows.parquet shards under {', '.join(dirs)}")
+    return files
+
+
+def load_rows(files: Sequence[Path]) -> Tuple[str, List[str], np.ndarray, np.ndarray, np.ndarray]:
+    """(schema id, feature columns, features [n, w] float32, labels [n], game ids [n])."""
+    import pyarrow.parquet as pq
+
+    schema_id = None
+    columns: List[str] = []
+    xs, ys, games = [], [], []
+    for f in files:
+        table = pq.read_table(f)
+        meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
+        if meta.get("dicechess_training_schema") not in ("v0", "v0-enriched"):
+            raise TrainError(f"{f}: not a v0 training shard (dicechess_training_schema)")
+        sid = meta.get("feature_schema", "")
+        cols = [c for c in meta.get("columns", "").split(",") if c]
+        if not cols:
+            raise TrainError(f"{f}: no feature columns in the footer")
+        if schema_id is None:
+            schema_id, columns = sid, cols
+        elif (sid, cols) != (schema_id, columns):
+            raise TrainError(f"{f}: feature schema {sid!r} differs from {schema_id!r}")
+        missing = [c for c in cols + ["result", "game_id"] if c not in table.column_names]
+        if missing:
+            raise TrainError(f"{f}: missing columns {missing}")
+        x = np.stack([table.column(c).to_numpy().astype(np.float32) for c in cols], axis=1)
+        y = table.column("result").to_numpy().astype(np.float32)
+        if not np.all(np.isin(y, (0.0, 0.5, 1.0))):
+            raise TrainError(f"{f}: result must be 0, 0.5 or 1")
+        if not np.all(np.isfinite(x)):
+            raise TrainError(f"{f}: non-finite feature values")
+        xs.append(x)
+        ys.append(y)
+        games.append(np.asarray([f"{f.parent}/{g}" for g in table.column("game_id").to_pylist()]))
+    return schema_id, columns, np.concatenate(xs), np.concatenate(ys), np.concatenate(games)
+
+
+def split_games(games: np.ndarray, holdout: float, rng: np.random.Generator) -> np.ndarray:
+    """A boolean mask of holdout rows: a random ``holdout`` share of the games."""
+    unique = np.unique(games)
+    rng.shuffle(unique)
+    k = max(1, int(round(holdout * len(unique)))) if len(unique) > 1 else 0
+    return np.isin(games, unique[:k])
+
+
+def bce(p: np.ndarray, y: np.ndarray) -> float:
+    """Mean binary cross-entropy (targets may be 0.5)."""
+    p = np.clip(p, 1e-7, 1 - 1e-7)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+class Mlp:
+    """``sigmoid(W_L · relu(… relu(W_1 · x + b_1) …) + b_L)``, trained with Adam."""
+
+    def __init__(self, sizes: Sequence[int], rng: np.random.Generator):
+        self.w = [
+            (rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float64)
+            for a, b in zip(sizes[:-1], sizes[1:])
+        ]
+        self.b = [np.zeros(b) for b in sizes[1:]]
+        self.m = [np.zeros_like(p) for p in self.w + self.b]
+        self.v = [np.zeros_like(p) for p in self.w + self.b]
+        self.t = 0
+
+    def forward(self, x: np.ndarray) -> Tuple[np.ndarray, list]:
+        acts = [x]
+        h = x
+        for i, (w, b) in enumerate(zip(self.w, self.b)):
+            z = h @ w + b
+            h = np.maximum(z, 0.0) if i < len(self.w) - 1 else z
+            acts.append(h)
+        return 1.0 / (1.0 + np.exp(-acts[-1][:, 0])), acts
+
+    def step(self, x: np.ndarray, y: np.ndarray, lr: float, l2: float) -> None:
+        p, acts = self.forward(x)
+        # d(BCE)/d(logit) = p − y.
+        g = ((p - y) / len(y))[:, None]
+        grads_w, grads_b = [], []
+        for i in range(len(self.w) - 1, -1, -1):
+            grads_w.append(acts[i].T @ g + l2 * self.w[i])
+            grads_b.append(g.sum(axis=0))
+            if i > 0:
+                g = (g @ self.w[i].T) * (acts[i] > 0)
+        grads = grads_w[::-1] + grads_b[::-1]
+        self.t += 1
+        params = self.w + self.b
+        for k, (p_, g_) in enumerate(zip(params, grads)):
+            self.m[k] = 0.9 * self.m[k] + 0.1 * g_
+            self.v[k] = 0.999 * self.v[k] + 0.001 * g_ * g_
+            mh = self.m[k] / (1 - 0.9**self.t)
+            vh = self.v[k] / (1 - 0.999**self.t)
+            p_ -= lr * mh / (np.sqrt(vh) + 1e-8)
+
+    def predict(self, x: np.ndarray, batch: int = 65536) -> np.ndarray:
+        return np.concatenate([self.forward(x[i : i + batch])[0] for i in range(0, len(x), batch)])
+
+
+def export_onnx(mlp: Mlp, mean: np.ndarray, std: np.ndarray, path: Path, model_id: str) -> None:
+    """The network as an ONNX graph ``input [N, w] → output [N, 1]``, standardisation folded
+    into the first layer: ``((x − μ)/σ) W + b = x (W/σ) + (b − (μ/σ) W)``."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    ws = [w.copy() for w in mlp.w]
+    bs = [b.copy() for b in mlp.b]
+    bs[0] = bs[0] - (mean / std) @ ws[0]
+    ws[0] = ws[0] / std[:, None]
+    nodes, inits = [], []
+    h = "input"
+    for i, (w, b) in enumerate(zip(ws, bs)):
+        inits.append(numpy_helper.from_array(w.astype(np.float32), f"w{i}"))
+        inits.append(numpy_helper.from_array(b.astype(np.float32), f"b{i}"))
+        z = f"z{i}"
+        nodes.append(helper.make_node("Gemm", [h, f"w{i}", f"b{i}"], [z]))
+        if i < len(ws) - 1:
+            h = f"h{i}"
+            nodes.append(helper.make_node("Relu", [z], [h]))
+        else:
+            nodes.append(helper.make_node("Sigmoid", [z], ["output"]))
+    graph = helper.make_graph(
+        nodes,
+        model_id,
+        [helper.make_tensor_value_info("input", TensorProto.FLOAT, ["batch", ws[0].shape[0]])],
+        [helper.make_tensor_value_info("output", TensorProto.FLOAT, ["batch", 1])],
+        inits,
+    )
+    model = helper.make_model(
+        graph,
+        producer_name="dicechess.train",
+        opset_imports=[helper.make_opsetid("", OPSET)],
+    )
+    model.ir_version = IR_VERSION
+    onnx.checker.check_model(model)
+    path.write_bytes(model.SerializeToString())
+
+
+def train(args: argparse.Namespace) -> dict:
+    """Train and write the package; returns the report."""
+    if args.role not in ROLES:
+        raise TrainError(f"--role {args.role!r}: expected one of {', '.join(ROLES)}")
+    if args.hidden <= 0 or args.epochs <= 0 or args.layers < 1:
+        raise TrainError("--hidden, --epochs and --layers must be positive")
+    if not 0.0 < args.holdout < 1.0:
+        raise TrainError("--holdout must be in (0, 1)")
+    rng = np.random.default_rng(args.seed)
+    files = shard_files(args.data)
+    schema_id, columns, x, y, games = load_rows(files)
+    hold = split_games(games, args.holdout, rng)
+    xt, yt, xh, yh = x[~hold], y[~hold], x[hold], y[hold]
+    if len(xt) == 0:
+        raise TrainError("no training rows left after the holdout split")
+    mean = xt.mean(axis=0).astype(np.float64)
+    std = xt.std(axis=0).astype(np.float64)
+    std[std < 1e-6] = 1.0
+    zt = (xt - mean) / std
+    zh = (xh - mean) / std
+    mlp = Mlp([x.shape[1]] + [args.hidden] * args.layers + [1], rng)
+    base = float(yt.mean())
+    report = {
+        "schema": schema_id,
+        "role": args.role,
+        "shards": len(files),
+        "games": int(len(np.unique(games))),
+        "rows_train": int(len(xt)),
+        "rows_holdout": int(len(xh)),
+        "hidden": args.hidden,
+        "layers": args.layers,
+        "epochs": args.epochs,
+        "seed": args.seed,
+        "baseline_holdout_loss": bce(np.full(len(yh), base), yh) if len(yh) else None,
+        "epoch_losses": [],
+    }
+    best = None
+    for epoch in range(args.epochs):
+        perm = rng.permutation(len(zt))
+        for i in range(0, len(perm), args.batch):
+            idx = perm[i : i + args.batch]
+            mlp.step(zt[idx], yt[idx], args.lr, args.l2)
+        tl = bce(mlp.predict(zt), yt)
+        hl = bce(mlp.predict(zh), yh) if len(yh) else tl
+        report["epoch_losses"].append({"epoch": epoch + 1, "train": tl, "holdout": hl})
+        if not args.quiet:
+            print(f"epoch {epoch + 1:3d}  train {tl:.5f}  holdout {hl:.5f}", file=sys.stderr)
+        if best is None or hl < best[0]:
+            best = (hl, tl, epoch + 1, [w.copy() for w in mlp.w], [b.copy() for b in mlp.b])
+    # Keep the epoch with the lowest holdout loss (early stopping without a rerun).
+    hl, tl, ep, mlp.w, mlp.b = best
+    report.update({"best_epoch": ep, "train_loss": tl, "holdout_loss": hl})
+    write_package(args, mlp, mean, std, schema_id, columns, report)
+    return report
+
+
+def write_package(args, mlp, mean, std, schema_id, columns, report) -> None:
+    """The package into a temporary folder beside ``--out``, then renamed over it."""
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    model_id = args.model_id or out.name
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        export_onnx(mlp, mean, std, tmp / "model.onnx", model_id)
+        digest = hashlib.sha256((tmp / "model.onnx").read_bytes()).hexdigest()
+        manifest = {
+            "manifestVersion": "1.1.0",
+            "modelId": model_id,
+            "modelSha256": digest,
+            "modelRole": args.role,
+            "featureSchema": schema_id,
+            "featureCount": len(columns),
+            "inputName": "input",
+            "outputName": "output",
+            "perspective": "side-to-move",
+            "engineCompatibility": ENGINE_COMPATIBILITY,
+            "provenance": {
+                "trainer": "dicechess.train",
+                "games": report["games"],
+                "rows": report["rows_train"] + report["rows_holdout"],
+                "holdoutLoss": report["holdout_loss"],
+            },
+        }
+        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+        (tmp / "train-report.json").write_text(json.dumps(report, indent=2) + "\n")
+        if out.exists():
+            old = out.with_name(f".{out.name}.old")
+            shutil.rmtree(old, ignore_errors=True)
+            os.replace(out, old)
+            os.replace(tmp, out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m dicechess.train", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", nargs="+", required=True, help="self-play output folders")
+    ap.add_argument("--out", required=True, help="the package folder to write")
+    ap.add_argument("--role", default="position-value", help="position-value or move-prerank")
+    ap.add_argument("--model-id", default=None, help="modelId (default: the folder name)")
+    ap.add_argument("--hidden", type=int, default=32)
+    ap.add_argument("--layers", type=int, default=2, help="hidden layers")
+    ap.add_argument("--epochs", type=int, default=40)
+    ap.add_argument("--batch", type=int, default=512)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--l2", type=float, default=1e-5)
+    ap.add_argument("--holdout", type=float, default=0.1, help="share of games held out")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--quiet", action="store_true")
+    args = ap.parse_args(argv)
+    try:
+        report = train(args)
+    except TrainError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps({k: report[k] for k in ("games", "rows_train", "rows_holdout", "best_epoch",
+                                            "train_loss", "holdout_loss", "baseline_holdout_loss")}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
