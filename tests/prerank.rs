@@ -115,7 +115,10 @@ fn bots_take_a_prerank_package_and_refuse_a_wrong_role() {
         ..ok
     };
     match bot_by_id("expectimax", &bad) {
-        Err(BotBuildError::Model(m)) => assert!(m.contains("position-value"), "{m}"),
+        Err(BotBuildError::Model(e)) => {
+            let m = e.to_string();
+            assert!(m.contains("position-value"), "{m}")
+        }
         Err(e) => panic!("wrong error: {e}"),
         Ok(_) => panic!("a position-value package was taken as a pre-ranker"),
     }

@@ -1,9 +1,9 @@
-#![allow(clippy::unwrap_used)] // a test fails by panicking
-#![cfg(feature = "serve")]
 //! The webhook server against a real listener on 127.0.0.1: the play server's exact wire
 //! format (fixtures in tests/fixtures/webhook), the canonical v2 vector, the runtimes'
 //! error codes, duplicates, hostile clients (half-sent headers, megabyte bodies, a
 //! nine-queen root), complete games, load, think time and shutdown.
+#![cfg(feature = "serve")]
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 use dicechess::board::{Dice, Position};
 use dicechess::rules::{legal_paths, parse_uci_path, play_turn, TurnTree};
@@ -858,11 +858,6 @@ async fn the_arena_plays_a_served_bot_with_every_turn_legal() {
     };
     let server = start("greedy").await;
     let url = format!("http://{}/api/webhook", server.addr());
-    // The arena signs its deliveries with the shared secret from the environment.
-    std::env::set_var(
-        "DICECHESS_WEBHOOK_SECRET",
-        std::str::from_utf8(SECRET).unwrap(),
-    );
     let report = tokio::task::spawn_blocking(move || {
         let config = ArenaConfig {
             start: dicechess::board::Position::startpos(),
@@ -873,7 +868,14 @@ async fn the_arena_plays_a_served_bot_with_every_turn_legal() {
             report_sprt: SprtParams::default(),
             time: TimeControl::Untimed,
         };
-        let served = ArenaBot::new(&url, BotOptions::default());
+        // Built for every game, its deliveries signed with the shared secret (what
+        // `dicechess arena` does for a webhook URL).
+        let id = url.clone();
+        let served = ArenaBot::with_builder(&id, move || {
+            dicechess::serve::WebhookBot::new(&url, SECRET)
+                .map(|b| Box::new(b) as Box<dyn dicechess::search::bots::Bot>)
+                .map_err(|e| dicechess::search::bots::BotBuildError::Webhook(Box::new(e)))
+        });
         let greedy = ArenaBot::new("greedy", BotOptions::default());
         run_match(&served, &greedy, &config, &|_| {})
     })

@@ -1,8 +1,8 @@
-#![allow(clippy::unwrap_used)] // a test fails by panicking
-#![cfg(feature = "serve")]
 //! `dicechess web`: the static server of the browser page, over a real socket — files with
 //! their content types (`application/wasm` for the module), folders as `index.html`, and
 //! nothing outside the folder, hidden or other than GET/HEAD.
+#![cfg(feature = "serve")]
+#![allow(clippy::unwrap_used)] // a test fails by panicking
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

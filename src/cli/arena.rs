@@ -81,7 +81,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         None => None,
     };
     let time = match (&args.tc, args.move_ms) {
-        (Some(tc), _) => TimeControl::parse_tc(tc).map_err(CliError::Input)?,
+        (Some(tc), _) => TimeControl::parse_tc(tc).map_err(|e| CliError::Input(e.to_string()))?,
         (None, Some(0)) => return Err(CliError::Input("--move-ms must be positive".into())),
         (None, Some(ms)) => TimeControl::PerMove { ms },
         (None, None) => TimeControl::Untimed,
@@ -131,16 +131,16 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .map_err(|e| CliError::Other(e.into()))?;
-    let second = ArenaBot::new(&args.black, options.clone());
+    let second = arena_bot(&args.black, options.clone())?;
     let mut reports: Vec<ArenaReport> = Vec::new();
     for id in &firsts {
-        let first = ArenaBot::new(
+        let first = arena_bot(
             id,
             BotOptions {
                 prerank: args.prerank.clone(),
                 ..options.clone()
             },
-        );
+        )?;
         let bar = if args.quiet {
             ProgressBar::hidden()
         } else {
@@ -174,4 +174,39 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     }
     write!(out, "{}", format_table(&reports))?;
     Ok(())
+}
+
+/// The arena's bot `id`: a webhook URL (its deliveries signed with the shared secret in
+/// `DICECHESS_WEBHOOK_SECRET`, read here: the library reads no environment) or a registry
+/// bot.
+fn arena_bot(id: &str, options: BotOptions) -> Result<ArenaBot, CliError> {
+    if !(id.starts_with("http://") || id.starts_with("https://")) {
+        return Ok(ArenaBot::new(id, options));
+    }
+    webhook_bot(id)
+}
+
+#[cfg(feature = "serve")]
+fn webhook_bot(url: &str) -> Result<ArenaBot, CliError> {
+    use dicechess::search::bots::{Bot, BotBuildError};
+    use dicechess::serve::WebhookBot;
+    let secret = std::env::var("DICECHESS_WEBHOOK_SECRET").unwrap_or_default();
+    let build = {
+        let url = url.to_owned();
+        move || {
+            WebhookBot::new(&url, secret.as_bytes())
+                .map(|b| Box::new(b) as Box<dyn Bot>)
+                .map_err(|e| BotBuildError::Webhook(Box::new(e)))
+        }
+    };
+    // Refuse a bad URL or secret before the match starts.
+    build().map_err(|e| CliError::Input(e.to_string()))?;
+    Ok(ArenaBot::with_builder(url, build))
+}
+
+#[cfg(not(feature = "serve"))]
+fn webhook_bot(url: &str) -> Result<ArenaBot, CliError> {
+    Err(CliError::Input(format!(
+        "{url}: this build has no webhook support (feature `serve`)"
+    )))
 }

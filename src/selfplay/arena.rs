@@ -1,103 +1,66 @@
 //! The arena (docs/search.md §10.2): colour-mirrored game pairs on the same dice seed,
 //! played in parallel, scored as pentanomial pairs and stopped by a game count or the SPRT.
 
-use super::game::{game_seed, play_game, GameLimits};
+pub use super::clock::{TimeControl, TimeControlError, CLOCK_OVERHEAD_MS};
+use super::game::{game_seed, play, Ending, GameLimits};
 use super::record::Termination;
 use super::sprt::{
     decide, elo_estimate, llr, pair_variance, pentanomial_bin, EloEstimate, PairVariance,
     SprtDecision, SprtParams,
 };
 use super::think::{ThinkSummary, ThinkTime, TimedBot};
-use crate::board::{Dice, Position};
-use crate::search::bots::{bot_by_id, Bot, BotBuildError, BotOptions, Turn};
-use crate::search::time::{budget_ms, ClockState, TimePolicy};
+use crate::board::Position;
+use crate::search::bots::{bot_by_id, Bot, BotBuildError, BotOptions};
 use crate::search::SearchError;
-use dicechess_kernels::Color;
-use rand_core::{Rng, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use serde::Serialize;
-use serde_json::json;
-use std::time::Duration;
+use std::sync::Arc;
 // `std::time::Instant` natively; the bots' deadline type on wasm32 too (Cargo.toml).
 use web_time::Instant;
 
+/// Makes a fresh bot for each game.
+pub type BotBuilder = Arc<dyn Fn() -> Result<Box<dyn Bot>, BotBuildError> + Send + Sync>;
+
 /// A bot to build for every game (each game gets its own, so no state such as a
 /// transposition table is shared between games and results do not depend on scheduling).
-#[derive(Clone, Debug)]
+/// The arena builds bots through [`ArenaBot::build`] only: which kinds of bot exist (a
+/// registry bot, a served one the command line sets up) is the caller's business.
+#[derive(Clone)]
 pub struct ArenaBot {
-    /// The registry id.
+    /// The id in reports: a registry id, or what the caller names its bot.
     pub id: String,
-    /// Its options.
-    pub options: BotOptions,
+    builder: BotBuilder,
+}
+
+impl std::fmt::Debug for ArenaBot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ArenaBot").field("id", &self.id).finish()
+    }
 }
 
 impl ArenaBot {
-    /// A spec for `id` with `options`.
+    /// The registry bot `id` with `options`.
     pub fn new(id: &str, options: BotOptions) -> ArenaBot {
+        let registry_id = id.to_owned();
+        ArenaBot::with_builder(id, move || bot_by_id(&registry_id, &options))
+    }
+
+    /// A bot of any kind named `id`: `build` makes a fresh one for each game.
+    pub fn with_builder(
+        id: &str,
+        build: impl Fn() -> Result<Box<dyn Bot>, BotBuildError> + Send + Sync + 'static,
+    ) -> ArenaBot {
         ArenaBot {
             id: id.to_owned(),
-            options,
+            builder: Arc::new(build),
         }
     }
 
     /// Build the bot.
     pub fn build(&self) -> Result<Box<dyn Bot>, BotBuildError> {
-        if self.id.starts_with("http://") || self.id.starts_with("https://") {
-            return webhook_bot(&self.id);
-        }
-        bot_by_id(&self.id, &self.options)
+        (self.builder)()
     }
 }
-
-/// How long bots may think.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase", tag = "kind")]
-pub enum TimeControl {
-    /// No clock and no deadline: results depend only on the seeds.
-    Untimed,
-    /// A fixed deadline per turn, ms; no clock, no flags.
-    PerMove {
-        /// Think time per turn, ms.
-        ms: u64,
-    },
-    /// A game clock per side: `base_ms` plus `increment_ms` per turn; the deadline of each
-    /// turn comes from the time manager; a side whose clock runs out loses.
-    Clock {
-        /// Initial time, ms.
-        base_ms: u64,
-        /// Increment per turn, ms.
-        increment_ms: u64,
-    },
-}
-
-impl TimeControl {
-    /// Read `minutes[+increment seconds]`, e.g. `1+0`, `3+2`, `0.5`.
-    pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
-        let (m, i) = match text.split_once('+') {
-            Some((m, i)) => (m, i),
-            None => (text, "0"),
-        };
-        let num = |s: &str| {
-            s.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite() && *x >= 0.0)
-                .ok_or_else(|| format!("--tc {text:?}: expected minutes[+increment seconds]"))
-        };
-        let (m, i) = (num(m)?, num(i)?);
-        if m <= 0.0 {
-            return Err(format!("--tc {text:?}: the base time must be positive"));
-        }
-        Ok(TimeControl::Clock {
-            base_ms: (m * 60_000.0).round() as u64,
-            increment_ms: (i * 1000.0).round() as u64,
-        })
-    }
-}
-
-/// Transport and scheduling overhead subtracted from each clock budget, ms.
-pub const CLOCK_OVERHEAD_MS: u64 = 50;
 
 /// A match's settings.
 #[derive(Clone, Debug)]
@@ -138,7 +101,7 @@ fn termination_label(t: Termination) -> &'static str {
     }
 }
 
-/// Play one game under a time control (untimed: exactly [`play_game`]).
+/// Play one game under a time control (untimed: the game of [`play_game`]).
 pub fn play_timed_game(
     start: &Position,
     white: &dyn Bot,
@@ -147,105 +110,14 @@ pub fn play_timed_game(
     limits: GameLimits,
     time: TimeControl,
 ) -> Result<GameOutcome, SearchError> {
-    if time == TimeControl::Untimed {
-        let r = play_game(
-            start,
-            white,
-            black,
-            seed,
-            limits,
-            String::new(),
-            (json!(null), json!(null)),
-        )?;
-        return Ok(GameOutcome {
-            result: r.result,
-            termination: termination_label(r.termination),
-            turns: r.turns.len() as u32,
-        });
-    }
-    // The same dice and bot generators as `play_game`.
-    let mut dice_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut bot_rngs = [
-        Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x5748_4954_4500_0000),
-        Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x424c_4143_4b00_0000),
-    ];
-    let (base, inc) = match time {
-        TimeControl::Clock {
-            base_ms,
-            increment_ms,
-        } => (base_ms as i64, increment_ms as i64),
-        _ => (0, 0),
-    };
-    let mut clocks = [base, base];
-    let mut pos = start.with_dice(Dice::EMPTY);
-    let mut played = 0;
-    for turn_number in 1..=limits.turns {
-        played = turn_number;
-        let mover = pos.side_to_move();
-        let faces: Vec<u8> = (0..3)
-            .map(|_| (dice_rng.next_u64() % 6) as u8 + 1)
-            .collect();
-        let rolled = pos.with_dice(Dice::from_faces(&faces).unwrap_or(Dice::EMPTY));
-        let bot = if mover == Color::White { white } else { black };
-        let began = Instant::now();
-        let think_ms = match time {
-            TimeControl::PerMove { ms } => ms,
-            TimeControl::Clock { .. } => budget_ms(
-                &ClockState {
-                    remaining_ms: clocks[mover.index()].max(0) as u64,
-                    increment_ms: inc as u64,
-                    move_number: pos.fullmove(),
-                    moves_to_go: None,
-                },
-                TimePolicy::EmpiricalV1,
-                CLOCK_OVERHEAD_MS,
-            ),
-            TimeControl::Untimed => 0,
-        };
-        let choice = bot.choose(
-            &rolled,
-            &mut Turn {
-                rng: &mut bot_rngs[mover.index()],
-                deadline: Some(began + Duration::from_millis(think_ms)),
-            },
-        )?;
-        if let TimeControl::Clock { .. } = time {
-            let spent = began.elapsed().as_millis() as i64;
-            let c = &mut clocks[mover.index()];
-            *c -= spent;
-            if *c < 0 {
-                return Ok(GameOutcome {
-                    result: if mover == Color::White { -1 } else { 1 },
-                    termination: "time-forfeit",
-                    turns: turn_number,
-                });
-            }
-            *c += inc;
-        }
-        let (next, king) = match choice.path {
-            Some(p) => (p.end_position(&rolled), p.captures_king()),
-            None => (rolled.end_turn(), false),
-        };
-        pos = next;
-        if king {
-            return Ok(GameOutcome {
-                result: if mover == Color::White { 1 } else { -1 },
-                termination: "king-capture",
-                turns: turn_number,
-            });
-        }
-        if pos.halfmove() >= limits.halfmove {
-            return Ok(GameOutcome {
-                result: 0,
-                termination: "halfmove-limit",
-                turns: turn_number,
-            });
-        }
-    }
+    let game = play(start, white, black, seed, limits, time)?;
     Ok(GameOutcome {
-        result: 0,
-        termination: "turn-limit",
-        turns: played,
+        result: game.result,
+        termination: match game.ending {
+            Ending::Rules(t) => termination_label(t),
+            Ending::TimeForfeit => "time-forfeit",
+        },
+        turns: game.played,
     })
 }
 
@@ -532,20 +404,4 @@ pub fn format_table(reports: &[ArenaReport]) -> String {
         ));
     }
     s
-}
-
-/// A served bot: deliveries signed with `DICECHESS_WEBHOOK_SECRET`.
-#[cfg(feature = "serve")]
-fn webhook_bot(url: &str) -> Result<Box<dyn Bot>, BotBuildError> {
-    let secret = std::env::var("DICECHESS_WEBHOOK_SECRET").unwrap_or_default();
-    crate::serve::WebhookBot::new(url, secret.as_bytes())
-        .map(|b| Box::new(b) as Box<dyn Bot>)
-        .map_err(|e| BotBuildError::Webhook(e.to_string()))
-}
-
-#[cfg(not(feature = "serve"))]
-fn webhook_bot(url: &str) -> Result<Box<dyn Bot>, BotBuildError> {
-    Err(BotBuildError::Model(format!(
-        "{url}: this build has no webhook support (feature `serve`)"
-    )))
 }

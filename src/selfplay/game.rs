@@ -1,13 +1,17 @@
 //! Playing one game between two bots, reproducibly from a seed.
 
+use super::clock::{GameClock, TimeControl};
 use super::record::{GameRecord, Termination, TurnRecord};
 use crate::board::{Dice, Position};
+use crate::rules::roll_faces;
 use crate::search::bots::{Bot, Turn};
 use crate::search::SearchError;
 use dicechess_kernels::Color;
-use rand_core::{Rng, SeedableRng};
+use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde_json::json;
+// `std::time::Instant` natively; the bots' deadline type on wasm32 too (Cargo.toml).
+use web_time::Instant;
 
 /// Draw adjudication (docs/rules.md §8, host policy).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +40,28 @@ pub fn game_seed(run_seed: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// By the rules or the draw adjudication.
+    Rules(Termination),
+    /// The side to move ran out of time (a clock only).
+    TimeForfeit,
+}
+
+/// A game as the loop played it.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    /// The turns played (a turn lost on time is not among them).
+    pub turns: Vec<TurnRecord>,
+    /// Turns begun, the one lost on time included.
+    pub played: u32,
+    /// 1 White won, 0 draw, −1 Black won.
+    pub result: i8,
+    /// How it ended.
+    pub ending: Ending,
+}
+
 /// Play one game from `start` (its dice ignored). The dice come from a generator seeded by
 /// `seed` alone, so two games with the same seed see the same dice stream whoever plays
 /// (colour-mirrored arena pairs rely on it); each bot's choices use its own generator seeded
@@ -49,29 +75,67 @@ pub fn play_game(
     game_id: String,
     configs: (serde_json::Value, serde_json::Value),
 ) -> Result<GameRecord, SearchError> {
+    let game = play(start, white, black, seed, limits, TimeControl::Untimed)?;
+    let termination = match game.ending {
+        Ending::Rules(t) => t,
+        // Untimed: no clock to run out.
+        Ending::TimeForfeit => Termination::TurnLimit,
+    };
+    Ok(GameRecord {
+        game_id,
+        initial_dfen: start.with_dice(Dice::EMPTY).to_dfen(),
+        turns: game.turns,
+        result: game.result,
+        termination,
+        white: configs.0,
+        black: configs.1,
+        seed,
+        limits: json!({ "halfmove": limits.halfmove, "turns": limits.turns }),
+    })
+}
+
+/// The game loop, for every kind of game: the dice and bot generators as [`play_game`]
+/// describes, each turn's deadline and clock from `time` ([`GameClock`]).
+pub fn play(
+    start: &Position,
+    white: &dyn Bot,
+    black: &dyn Bot,
+    seed: u64,
+    limits: GameLimits,
+    time: TimeControl,
+) -> Result<PlayedGame, SearchError> {
     let mut dice_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut bot_rngs = [
         Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x5748_4954_4500_0000),
         Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x424c_4143_4b00_0000),
     ];
+    let mut clock = GameClock::new(time);
     let mut pos = start.with_dice(Dice::EMPTY);
-    let mut turns = Vec::new();
-    let mut result = 0i8;
-    let mut termination = Termination::TurnLimit;
+    let mut game = PlayedGame {
+        turns: Vec::new(),
+        played: 0,
+        result: 0,
+        ending: Ending::Rules(Termination::TurnLimit),
+    };
     for turn_number in 1..=limits.turns {
+        game.played = turn_number;
         let mover = pos.side_to_move();
-        let faces: Vec<u8> = (0..3)
-            .map(|_| (dice_rng.next_u64() % 6) as u8 + 1)
-            .collect();
+        let faces = roll_faces(&mut dice_rng);
         let rolled = pos.with_dice(Dice::from_faces(&faces).unwrap_or(Dice::EMPTY));
         let bot = if mover == Color::White { white } else { black };
+        let began = Instant::now();
         let choice = bot.choose(
             &rolled,
             &mut Turn {
                 rng: &mut bot_rngs[mover.index()],
-                deadline: None,
+                deadline: clock.deadline(mover, &pos, began),
             },
         )?;
+        if !clock.charge(mover, began) {
+            game.result = if mover == Color::White { -1 } else { 1 };
+            game.ending = Ending::TimeForfeit;
+            break;
+        }
         let (moves, next, king) = match choice.path {
             Some(p) => (
                 p.moves().iter().map(|m| m.uci()).collect(),
@@ -80,33 +144,23 @@ pub fn play_game(
             ),
             None => (Vec::new(), rolled.end_turn(), false),
         };
-        turns.push(TurnRecord {
+        game.turns.push(TurnRecord {
             turn_number,
             active_color: mover.letter().to_string(),
-            dice: faces,
+            dice: faces.to_vec(),
             moves,
             fen_after: next.to_dfen(),
         });
         pos = next;
         if king {
-            result = if mover == Color::White { 1 } else { -1 };
-            termination = Termination::KingCapture;
+            game.result = if mover == Color::White { 1 } else { -1 };
+            game.ending = Ending::Rules(Termination::KingCapture);
             break;
         }
         if pos.halfmove() >= limits.halfmove {
-            termination = Termination::HalfmoveLimit;
+            game.ending = Ending::Rules(Termination::HalfmoveLimit);
             break;
         }
     }
-    Ok(GameRecord {
-        game_id,
-        initial_dfen: start.with_dice(Dice::EMPTY).to_dfen(),
-        turns,
-        result,
-        termination,
-        white: configs.0,
-        black: configs.1,
-        seed,
-        limits: json!({ "halfmove": limits.halfmove, "turns": limits.turns }),
-    })
+    Ok(game)
 }

@@ -2,6 +2,7 @@
 //! self-play data generation, the arena and record replay.
 
 pub mod arena;
+mod clock;
 mod game;
 mod record;
 pub mod replay;
@@ -9,7 +10,8 @@ pub mod sprt;
 pub mod think;
 
 pub use arena::{run_match, ArenaBot, ArenaConfig, ArenaReport, TimeControl};
-pub use game::{game_seed, play_game, GameLimits};
+pub use clock::GameClock;
+pub use game::{game_seed, play, play_game, Ending, GameLimits, PlayedGame};
 pub use record::{GameRecord, Termination, TurnRecord};
 pub use replay::{validate_record, validate_record_line, ReplayError, ReplaySummary};
 pub use sprt::{SprtDecision, SprtParams};

@@ -61,10 +61,16 @@ pub enum BotBuildError {
     },
     /// The model package was refused.
     #[error("model package: {0}")]
-    Model(String),
-    /// A webhook bot could not be set up (URL or secret).
+    Model(crate::eval::onnx::ModelError),
+    /// This build cannot load model packages.
+    #[error("model package: {}: this build has no ONNX support (feature `onnx`)", dir.display())]
+    NoModelSupport {
+        /// The package asked for.
+        dir: std::path::PathBuf,
+    },
+    /// A bot from outside the registry (a served bot, say) could not be set up.
     #[error("webhook bot: {0}")]
-    Webhook(String),
+    Webhook(Box<dyn std::error::Error + Send + Sync>),
     /// The opening book was refused.
     #[error(transparent)]
     Book(#[from] super::BookError),
@@ -212,15 +218,13 @@ fn best(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
 
 #[cfg(feature = "onnx")]
 fn load_model(dir: &std::path::Path) -> Result<Arc<dyn BatchEvaluator>, BotBuildError> {
-    let model = crate::eval::onnx::FeatureModel::load(dir)
-        .map_err(|e| BotBuildError::Model(e.to_string()))?;
+    let model = crate::eval::onnx::FeatureModel::load(dir).map_err(BotBuildError::Model)?;
     Ok(Arc::new(model))
 }
 
 #[cfg(feature = "onnx")]
 fn load_prerank(dir: &std::path::Path) -> Result<Arc<dyn BatchEvaluator>, BotBuildError> {
-    let model = crate::eval::onnx::PrerankModel::load(dir)
-        .map_err(|e| BotBuildError::Model(e.to_string()))?;
+    let model = crate::eval::onnx::PrerankModel::load(dir).map_err(BotBuildError::Model)?;
     Ok(Arc::new(model))
 }
 
@@ -231,10 +235,9 @@ fn load_prerank(dir: &std::path::Path) -> Result<Arc<dyn BatchEvaluator>, BotBui
 
 #[cfg(not(feature = "onnx"))]
 fn load_model(dir: &std::path::Path) -> Result<Arc<dyn BatchEvaluator>, BotBuildError> {
-    Err(BotBuildError::Model(format!(
-        "{}: this build has no ONNX support (feature `onnx`)",
-        dir.display()
-    )))
+    Err(BotBuildError::NoModelSupport {
+        dir: dir.to_owned(),
+    })
 }
 
 /// The registry entries of every bot, by difficulty (bots that need a model are listed with
