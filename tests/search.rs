@@ -281,7 +281,7 @@ impl BatchEvaluator for Constant {
 /// A collapse model answering `value` for every candidate.
 struct ConstantCollapse(f64);
 
-impl dicechess::search::ChanceCollapse for ConstantCollapse {
+impl dicechess::eval::ChanceCollapse for ConstantCollapse {
     fn id(&self) -> String {
         "constant-collapse".into()
     }

@@ -43,6 +43,23 @@ pub trait BatchEvaluator: Send + Sync {
     fn evaluate(&self, batch: &PositionBatch, out: &mut [f32]) -> Result<(), EvalError>;
 }
 
+/// A model that scores a root candidate's whole chance node from its after-state
+/// (docs/search.md §4.6): one batched call replaces every candidate's expansion. The search
+/// takes any implementation ([`crate::search::Expectimax::with_collapse`]); the ONNX one is
+/// [`onnx::CollapseModel`].
+pub trait ChanceCollapse: Send + Sync {
+    /// A short id for reports.
+    fn id(&self) -> String;
+
+    /// The chance-node expectation of each after-state, from `root`'s view, on the model's
+    /// own axis (one value per row).
+    fn expectations(
+        &self,
+        after_states: &PositionBatch,
+        root: dicechess_kernels::Color,
+    ) -> Result<Vec<f64>, EvalError>;
+}
+
 /// Check the output length contract.
 pub(crate) fn check_len(batch: &PositionBatch, out: &[f32]) -> Result<(), EvalError> {
     if batch.len() == out.len() {

@@ -23,7 +23,7 @@ use super::value::{
 };
 use crate::batch::{LeafBatch, PositionBatch};
 use crate::board::Position;
-use crate::eval::{BatchEvaluator, EvalError, Material};
+use crate::eval::{BatchEvaluator, ChanceCollapse, EvalError, Material};
 use crate::rules::{
     expand_all_rolls_budgeted, Budget, Budgeted, EndStates, RollOutcome, RollSets, TurnGenerator,
     TurnPath,
@@ -109,40 +109,6 @@ pub struct SearchResult {
     pub stats: RootSearchStats,
     /// The candidates in pre-rank order.
     pub candidates: Vec<CandidateReport>,
-}
-
-/// A model that scores a root candidate's whole chance node from its after-state
-/// (docs/search.md §4.6): one batched call replaces every candidate's expansion.
-pub trait ChanceCollapse: Send + Sync {
-    /// A short id for reports.
-    fn id(&self) -> String;
-
-    /// The chance-node expectation of each after-state, from `root`'s view, on the model's
-    /// own axis (one value per row).
-    fn expectations(
-        &self,
-        after_states: &PositionBatch,
-        root: Color,
-    ) -> Result<Vec<f64>, EvalError>;
-}
-
-#[cfg(feature = "onnx")]
-impl ChanceCollapse for crate::eval::onnx::CollapseModel {
-    fn id(&self) -> String {
-        crate::eval::onnx::CollapseModel::id(self)
-    }
-
-    fn expectations(
-        &self,
-        after_states: &PositionBatch,
-        root: Color,
-    ) -> Result<Vec<f64>, EvalError> {
-        let v = self.predict(
-            after_states,
-            crate::eval::features::Perspective::Fixed(root),
-        )?;
-        Ok(v.into_iter().map(f64::from).collect())
-    }
 }
 
 /// The expectimax searcher: configuration, evaluators and an optional shared table.

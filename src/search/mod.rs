@@ -15,8 +15,7 @@ mod value;
 pub use chance::{outcomes, rolls_by_weight, ChanceMode, Outcome};
 pub use decision::{decide, DecisionError, DecisionRequest};
 pub use expectimax::{
-    transformed_root_alpha, CandidateReport, ChanceCollapse, Expectimax, SearchConfig, SearchError,
-    SearchResult,
+    transformed_root_alpha, CandidateReport, Expectimax, SearchConfig, SearchError, SearchResult,
 };
 pub use montecarlo::{equity, EquityEstimate, MonteCarloConfig};
 pub use stats::RootSearchStats;

@@ -49,3 +49,19 @@ impl CollapseModel {
         Ok(out)
     }
 }
+
+impl crate::eval::ChanceCollapse for CollapseModel {
+    fn id(&self) -> String {
+        CollapseModel::id(self)
+    }
+
+    /// The model's raw expectation, features from `root`'s view.
+    fn expectations(
+        &self,
+        after_states: &PositionBatch,
+        root: dicechess_kernels::Color,
+    ) -> Result<Vec<f64>, EvalError> {
+        let v = self.predict(after_states, Perspective::Fixed(root))?;
+        Ok(v.into_iter().map(f64::from).collect())
+    }
+}
