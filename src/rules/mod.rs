@@ -26,6 +26,8 @@ pub use movegen::{
 pub use perft::perft_single_die;
 pub use playable::playable_dice;
 pub use rolls::{roll_faces, WeightedRoll, ROLLS, ROLL_DENOMINATOR};
+
+pub(crate) use key_set::KeyMap;
 pub use tree::TurnTree;
 pub use turn::{
     has_payable_move, legal_first_moves, legal_paths, EndStates, PathMoves, TurnGenerator, TurnPath,

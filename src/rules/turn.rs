@@ -1,6 +1,7 @@
 //! Legal turn paths under the maximum dice rule (docs/rules.md §5).
 
 use super::budget::{Budget, Budgeted, Meter, Unmetered};
+use super::key_set::KeySet;
 use super::{generate_into, MicroMove, MoveList};
 use crate::board::Position;
 use dicechess_kernels::PieceType;
@@ -521,27 +522,6 @@ fn ends_dfs<M: Meter>(
     }
     ControlFlow::Continue(())
 }
-
-/// Hashes a Zobrist key by itself (it is already uniformly mixed).
-#[derive(Default)]
-pub(crate) struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | b as u64;
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = v;
-    }
-}
-
-/// A set of Zobrist keys.
-pub(crate) type KeySet = std::collections::HashSet<u64, std::hash::BuildHasherDefault<KeyHasher>>;
 
 /// The legal turn paths of `pos` (docs/rules.md §5); empty = pass. See
 /// [`TurnGenerator::legal_paths_into`] for the allocation-free form.
