@@ -21,13 +21,13 @@ pub enum ChanceMode {
 }
 
 /// One outcome of a chance node: the pool and its weight out of 216.
-pub type Outcome = (Dice, u16);
+pub type ChanceOutcome = (Dice, u16);
 
 /// The 56 multisets by weight descending, lexicographic within a weight (`byWeightDescending`).
-pub fn rolls_by_weight() -> &'static [Outcome] {
-    static ROLLS_DESC: OnceLock<Vec<Outcome>> = OnceLock::new();
+pub fn rolls_by_weight() -> &'static [ChanceOutcome] {
+    static ROLLS_DESC: OnceLock<Vec<ChanceOutcome>> = OnceLock::new();
     ROLLS_DESC.get_or_init(|| {
-        let mut v: Vec<Outcome> = ROLLS.iter().map(|r| (r.dice(), r.weight as u16)).collect();
+        let mut v: Vec<ChanceOutcome> = ROLLS.iter().map(|r| (r.dice(), r.weight as u16)).collect();
         v.sort_by_key(|&(_, w)| std::cmp::Reverse(w));
         v
     })
@@ -35,7 +35,7 @@ pub fn rolls_by_weight() -> &'static [Outcome] {
 
 /// The outcomes of `pos`'s side to move rolling, heaviest first, into `out` (cleared); the
 /// ADEP classes for `Shared` (which the search expands through `RollSets` instead).
-pub fn outcomes(pos: &Position, mode: ChanceMode, out: &mut Vec<Outcome>) {
+pub fn outcomes(pos: &Position, mode: ChanceMode, out: &mut Vec<ChanceOutcome>) {
     out.clear();
     match mode {
         ChanceMode::Rolls => out.extend_from_slice(rolls_by_weight()),

@@ -15,7 +15,7 @@
 //! transposition table stores exact values and upper bounds apart; parallel workers share it
 //! and the best completed value.
 
-use super::chance::{outcomes, ChanceMode, Outcome};
+use super::chance::{outcomes, ChanceMode, ChanceOutcome};
 use super::stats::RootSearchStats;
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::value::{LOSS_VALUE, MAX_CHANCE_KEY_SALT, WIN_VALUE};
@@ -384,7 +384,7 @@ impl Expectimax {
 
     /// The replies of every class of the last shared expansion, for nodes that recurse
     /// (the per-class loop below needs them while deeper nodes reuse `s.sets`).
-    fn class_replies(s: &Scratch, node: &Position) -> (Vec<Outcome>, Vec<Option<Replies>>) {
+    fn class_replies(s: &Scratch, node: &Position) -> (Vec<ChanceOutcome>, Vec<Option<Replies>>) {
         let mut outs = Vec::with_capacity(s.classes.len());
         let mut replies = Vec::with_capacity(s.classes.len());
         for &(rep, weight) in &s.classes {
@@ -485,7 +485,7 @@ impl Expectimax {
                 }
             }
         }
-        let mut outs: Vec<Outcome> = Vec::new();
+        let mut outs: Vec<ChanceOutcome> = Vec::new();
         let mut acc = 0f64;
         if self.config.chance == ChanceMode::Shared {
             // One shared node is a whole expansion (2–5 ms in a middlegame) and a depth-3

@@ -12,7 +12,7 @@ pub mod time;
 pub mod tt;
 mod value;
 
-pub use chance::{outcomes, rolls_by_weight, ChanceMode, Outcome};
+pub use chance::{outcomes, rolls_by_weight, ChanceMode, ChanceOutcome};
 pub use decision::{decide, DecisionError, DecisionRequest};
 pub use expectimax::{
     transformed_root_alpha, CandidateReport, Expectimax, SearchConfig, SearchError, SearchResult,

@@ -6,7 +6,7 @@
 use super::{Expectimax, NodeKind, NodeResult, Replies, Scratch, SearchError, Shared};
 use crate::board::{Dice, Position};
 use crate::eval::Material;
-use crate::search::chance::{outcomes, ChanceMode, Outcome};
+use crate::search::chance::{outcomes, ChanceMode, ChanceOutcome};
 use crate::search::tt::Bound;
 use crate::search::value::{strictly_below, LOSS_VALUE};
 
@@ -99,7 +99,7 @@ impl Expectimax {
             }
             Self::class_replies(s, a)
         } else {
-            let mut outs: Vec<Outcome> = Vec::new();
+            let mut outs: Vec<ChanceOutcome> = Vec::new();
             outcomes(a, self.config.chance, &mut outs);
             let none = vec![None; outs.len()];
             (outs, none)
@@ -226,7 +226,7 @@ impl Expectimax {
         shared: &Shared,
         a: &Position,
         plies: u8,
-        outs: &[Outcome],
+        outs: &[ChanceOutcome],
         cached: &mut [Option<Replies>],
     ) -> Result<Option<Vec<f64>>, SearchError> {
         let n = outs.len();
