@@ -66,12 +66,19 @@ fn bench(c: &mut Criterion) {
     }
     // Each kernel form this CPU runs, alone on this thread (a CPU without AVX-512 runs the
     // next one down).
-    let by_type = std::array::from_fn(|t| batch.by_type[t].as_slice());
+    let by_type = batch.by_type();
     let values = dicechess::probe::MATERIAL_VALUES.prices();
     let mut kernel_out = vec![0f32; rows.len()];
     for &(name, kernel) in material_kernels() {
-        let (white, black) = (&batch.by_color[0], &batch.by_color[1]);
-        kernel(by_type, white, black, &batch.side, &values, &mut kernel_out);
+        let (white, black) = (batch.by_color()[0], &batch.by_color()[1]);
+        kernel(
+            by_type,
+            white,
+            black,
+            batch.side(),
+            &values,
+            &mut kernel_out,
+        );
         assert_eq!(kernel_out, row_out, "{name} kernel and rows must agree");
         g.bench_function(BenchmarkId::new(format!("batch_columns_{name}"), 1), |b| {
             b.iter(|| {
@@ -79,7 +86,7 @@ fn bench(c: &mut Criterion) {
                     by_type,
                     white,
                     black,
-                    &batch.side,
+                    batch.side(),
                     &values,
                     black_box(&mut kernel_out),
                 )

@@ -6,4 +6,4 @@ mod position_batch;
 
 pub use leaf_batch::{LeafBatch, Segment};
 pub use position_batch::rows_as_words;
-pub use position_batch::{PositionBatch, RowId};
+pub use position_batch::PositionBatch;

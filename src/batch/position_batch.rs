@@ -5,32 +5,30 @@ use dicechess_kernels::{Bitboard, Color, PieceType};
 use ndarray::ArrayView2;
 use rayon::prelude::*;
 
-/// Index of a row in a [`PositionBatch`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct RowId(pub u32);
-
 /// Positions stored column-wise: one `Vec` per bitboard and per small field, all of the same
-/// length. Kernels take the column slices, so loops run across rows and vectorise.
+/// length. Kernels take the column slices, so loops run across rows and vectorise. The
+/// columns are private, so every column keeps the batch's length; readers get slices.
+/// Rows are indexed by `usize`, like the slices.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PositionBatch {
     /// Pieces by type, die-face order: `by_type[t][row]`.
-    pub by_type: [Vec<u64>; 6],
+    by_type: [Vec<u64>; 6],
     /// Pieces by colour, White first: `by_color[c][row]`.
-    pub by_color: [Vec<u64>; 2],
+    by_color: [Vec<u64>; 2],
     /// E.p. target sets.
-    pub ep: Vec<u64>,
+    ep: Vec<u64>,
     /// Zobrist keys.
-    pub key: Vec<u64>,
+    key: Vec<u64>,
     /// Full-move numbers.
-    pub fullmove: Vec<u32>,
+    fullmove: Vec<u32>,
     /// Side to move (0 White, 1 Black).
-    pub side: Vec<u8>,
+    side: Vec<u8>,
     /// Castling rights (K = 1, Q = 2, k = 4, q = 8).
-    pub castling: Vec<u8>,
+    castling: Vec<u8>,
     /// Half-move clocks.
-    pub halfmove: Vec<u8>,
+    halfmove: Vec<u8>,
     /// Dice pools (faces ascending, 0 = empty slot).
-    pub dice: Vec<[u8; 3]>,
+    dice: Vec<[u8; 3]>,
 }
 
 impl PositionBatch {
@@ -80,9 +78,9 @@ impl PositionBatch {
         self.dice.clear();
     }
 
-    /// Append a row; returns its id.
-    pub fn push(&mut self, p: &Position) -> RowId {
-        let id = RowId(self.len() as u32);
+    /// Append a row; returns its index.
+    pub fn push(&mut self, p: &Position) -> usize {
+        let id = self.len();
         for (col, &b) in self.by_type.iter_mut().zip(p.by_type.iter()) {
             col.push(b);
         }
@@ -99,10 +97,9 @@ impl PositionBatch {
         id
     }
 
-    /// The row `id` as a [`Position`] (a gather across the columns).
+    /// Row `i` as a [`Position`] (a gather across the columns).
     #[inline]
-    pub fn get(&self, id: RowId) -> Position {
-        let i = id.0 as usize;
+    pub fn get(&self, i: usize) -> Position {
         Position {
             by_type: std::array::from_fn(|t| self.by_type[t][i]),
             by_color: [self.by_color[0][i], self.by_color[1][i]],
@@ -119,22 +116,22 @@ impl PositionBatch {
 
     /// Every row as a [`Position`], in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Position> + '_ {
-        (0..self.len() as u32).map(move |i| self.get(RowId(i)))
+        (0..self.len()).map(move |i| self.get(i))
     }
 
     /// A batch of the given rows (any order, repeats allowed).
-    pub fn gather(&self, rows: &[RowId]) -> PositionBatch {
-        let pick64 = |col: &Vec<u64>| rows.iter().map(|r| col[r.0 as usize]).collect::<Vec<_>>();
+    pub fn gather(&self, rows: &[usize]) -> PositionBatch {
+        let pick64 = |col: &Vec<u64>| rows.iter().map(|&r| col[r]).collect::<Vec<_>>();
         PositionBatch {
             by_type: std::array::from_fn(|t| pick64(&self.by_type[t])),
             by_color: [pick64(&self.by_color[0]), pick64(&self.by_color[1])],
             ep: pick64(&self.ep),
             key: pick64(&self.key),
-            fullmove: rows.iter().map(|r| self.fullmove[r.0 as usize]).collect(),
-            side: rows.iter().map(|r| self.side[r.0 as usize]).collect(),
-            castling: rows.iter().map(|r| self.castling[r.0 as usize]).collect(),
-            halfmove: rows.iter().map(|r| self.halfmove[r.0 as usize]).collect(),
-            dice: rows.iter().map(|r| self.dice[r.0 as usize]).collect(),
+            fullmove: rows.iter().map(|&r| self.fullmove[r]).collect(),
+            side: rows.iter().map(|&r| self.side[r]).collect(),
+            castling: rows.iter().map(|&r| self.castling[r]).collect(),
+            halfmove: rows.iter().map(|&r| self.halfmove[r]).collect(),
+            dice: rows.iter().map(|&r| self.dice[r]).collect(),
         }
     }
 
@@ -166,6 +163,60 @@ impl PositionBatch {
             s.spawn(|_| b.dice = col(rows, |p| p.dice));
         });
         b
+    }
+
+    /// Pieces by type, die-face order: `by_type()[t][row]`.
+    #[inline]
+    pub fn by_type(&self) -> [&[u64]; 6] {
+        std::array::from_fn(|t| self.by_type[t].as_slice())
+    }
+
+    /// Pieces by colour, White first: `by_color()[c][row]`.
+    #[inline]
+    pub fn by_color(&self) -> [&[u64]; 2] {
+        [&self.by_color[0], &self.by_color[1]]
+    }
+
+    /// E.p. target sets.
+    #[inline]
+    pub fn ep(&self) -> &[u64] {
+        &self.ep
+    }
+
+    /// Zobrist keys.
+    #[inline]
+    pub fn key(&self) -> &[u64] {
+        &self.key
+    }
+
+    /// Full-move numbers.
+    #[inline]
+    pub fn fullmove(&self) -> &[u32] {
+        &self.fullmove
+    }
+
+    /// Side to move (0 White, 1 Black).
+    #[inline]
+    pub fn side(&self) -> &[u8] {
+        &self.side
+    }
+
+    /// Castling rights (K = 1, Q = 2, k = 4, q = 8).
+    #[inline]
+    pub fn castling(&self) -> &[u8] {
+        &self.castling
+    }
+
+    /// Half-move clocks.
+    #[inline]
+    pub fn halfmove(&self) -> &[u8] {
+        &self.halfmove
+    }
+
+    /// Dice pools (faces ascending, 0 = empty slot).
+    #[inline]
+    pub fn dice(&self) -> &[[u8; 3]] {
+        &self.dice
     }
 
     /// Bitboard of colour `c` and type `t` in row `i`.

@@ -2,7 +2,7 @@
 //! aggressive king-hunt terms, and the [`BotEvaluator`] that combines them.
 
 use super::{check_len, BatchEvaluator, EvalError, Material};
-use crate::batch::{PositionBatch, RowId};
+use crate::batch::PositionBatch;
 use crate::board::Position;
 use crate::probe::king_attacked;
 use dicechess_kernels::{king_attacks, Color, PieceType, Square};
@@ -106,7 +106,7 @@ impl BatchEvaluator for BotEvaluator {
             .with_min_len(1024)
             .enumerate()
             .for_each(|(i, o)| {
-                let p = batch.get(RowId(i as u32));
+                let p = batch.get(i);
                 *o = self.score(&p, p.side_to_move()) as f32;
             });
         Ok(())

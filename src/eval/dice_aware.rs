@@ -9,7 +9,7 @@
 //! the arena against plain material at equal time (README "The strongest bot").
 
 use super::{check_len, BatchEvaluator, EvalError, Material};
-use crate::batch::{PositionBatch, RowId};
+use crate::batch::PositionBatch;
 use crate::board::Position;
 use crate::probe::{attacked_squares, attacker_types, availability_probability, MATERIAL_VALUES};
 use crate::search::UPPER_SCORE_BOUND;
@@ -100,7 +100,7 @@ impl BatchEvaluator for DiceAware {
         out.par_iter_mut()
             .with_min_len(4096)
             .enumerate()
-            .for_each(|(i, v)| *v = self.score(&batch.get(RowId(i as u32))));
+            .for_each(|(i, v)| *v = self.score(&batch.get(i)));
         Ok(())
     }
 }

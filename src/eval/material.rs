@@ -37,15 +37,15 @@ impl Material {
 
     /// Integer scores of a batch, side-to-move view, written over the columns.
     pub fn scores(batch: &PositionBatch, out: &mut [i32]) {
-        let by_type = std::array::from_fn(|t| batch.by_type[t].as_slice());
+        let by_type = batch.by_type();
         material_balance(
             by_type,
-            &batch.by_color[0],
-            &batch.by_color[1],
+            batch.by_color()[0],
+            batch.by_color()[1],
             &MATERIAL_VALUES.prices(),
             out,
         );
-        to_side_to_move(&batch.side, out);
+        to_side_to_move(batch.side(), out);
         for v in out.iter_mut() {
             *v = (*v).clamp(-MATERIAL_LIMIT, MATERIAL_LIMIT);
         }
@@ -112,9 +112,9 @@ impl BatchEvaluator for Material {
             .for_each(|(k, chunk)| {
                 let lo = k * BLOCK;
                 let hi = lo + chunk.len();
-                let by_type = std::array::from_fn(|t| &batch.by_type[t][lo..hi]);
-                let (white, black) = (&batch.by_color[0][lo..hi], &batch.by_color[1][lo..hi]);
-                let side = &batch.side[lo..hi];
+                let by_type = std::array::from_fn(|t| &batch.by_type()[t][lo..hi]);
+                let (white, black) = (&batch.by_color()[0][lo..hi], &batch.by_color()[1][lo..hi]);
+                let side = &batch.side()[lo..hi];
                 (material_kernels()[0].1)(
                     by_type,
                     white,

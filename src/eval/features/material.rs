@@ -73,10 +73,10 @@ impl Material7 {
         width: usize,
     ) {
         let n = chunk.len() / width;
-        let types: [&[u64]; 5] = std::array::from_fn(|t| &batch.by_type[t][first..first + n]);
+        let types: [&[u64]; 5] = std::array::from_fn(|t| &batch.by_type()[t][first..first + n]);
         let colors = [
-            &batch.by_color[0][first..first + n],
-            &batch.by_color[1][first..first + n],
+            &batch.by_color()[0][first..first + n],
+            &batch.by_color()[1][first..first + n],
         ];
         for (k, row) in chunk.chunks_exact_mut(width).enumerate() {
             let c = color_index(batch, perspective, first + k);

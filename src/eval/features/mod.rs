@@ -11,7 +11,7 @@
 //! the batch columns (material popcounts straight from the type and colour columns); the
 //! capture-probability schemas, whose cost is the search, use the default row-parallel one.
 
-use crate::batch::{PositionBatch, RowId};
+use crate::batch::PositionBatch;
 use crate::board::Position;
 use dicechess_kernels::Color;
 use ndarray::Array2;
@@ -72,7 +72,7 @@ pub trait FeatureSchema: Send + Sync {
                 .with_min_len(256)
                 .enumerate()
                 .for_each(|(i, row)| {
-                    let p = batch.get(RowId(i as u32));
+                    let p = batch.get(i);
                     self.extract_row(&p, perspective.color_for(&p), row);
                 });
         }
@@ -277,7 +277,7 @@ fn prefix<const N: usize>(out: &mut [f32]) -> &mut [f32; N] {
 #[inline]
 fn color_index(batch: &PositionBatch, perspective: Perspective, i: usize) -> usize {
     match perspective {
-        Perspective::SideToMove => (batch.side[i] & 1) as usize,
+        Perspective::SideToMove => (batch.side()[i] & 1) as usize,
         Perspective::Fixed(c) => c.index(),
     }
 }

@@ -2,7 +2,7 @@
 //! view.
 
 use super::{color_index, extract_chunks, ChunkFill, FeatureSchema, Perspective};
-use crate::batch::{PositionBatch, RowId};
+use crate::batch::PositionBatch;
 use crate::board::Position;
 use dicechess_kernels::{Color, PieceType, Square};
 use ndarray::Array2;
@@ -116,7 +116,7 @@ impl FeatureSchema for RawBoard768 {
 chunk_fill!(RawBoard768, WIDTH, |batch, perspective, first, chunk| {
     for (k, row) in chunk.chunks_exact_mut(WIDTH).enumerate() {
         let i = first + k;
-        let pos = batch.get(RowId(i as u32));
+        let pos = batch.get(i);
         let color = Color::from_index(color_index(batch, perspective, i));
         RawBoard768::set_ones(&pos, color, super::prefix::<WIDTH>(row));
     }

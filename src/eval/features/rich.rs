@@ -5,7 +5,7 @@ use super::{
     color_index, concat_names, extract_chunks, prefix, ChunkFill, FeatureSchema, Material7,
     Perspective,
 };
-use crate::batch::{PositionBatch, RowId};
+use crate::batch::PositionBatch;
 use crate::board::Position;
 use crate::eval::king_safety;
 use crate::probe::{all_moves_count, piece_diversity};
@@ -61,7 +61,7 @@ impl Rich9 {
         Material7::fill_columns(batch, perspective, first, chunk, width);
         for (k, row) in chunk.chunks_exact_mut(width).enumerate() {
             let i = first + k;
-            let pos = batch.get(RowId(i as u32));
+            let pos = batch.get(i);
             let color = Color::from_index(color_index(batch, perspective, i));
             Rich9::fill_tail(&pos, color, prefix::<9>(row));
             more(&pos, color, row);
