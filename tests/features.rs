@@ -225,28 +225,7 @@ fn random_placement(seed: u64) -> Position {
         board[(next() % 64) as usize] =
             Some(letters[(next() % letters.len() as u64) as usize] as char);
     }
-    let mut placement = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            match board[rank * 8 + file] {
-                None => empty += 1,
-                Some(c) => {
-                    if empty > 0 {
-                        placement += &empty.to_string();
-                        empty = 0;
-                    }
-                    placement.push(c);
-                }
-            }
-        }
-        if empty > 0 {
-            placement += &empty.to_string();
-        }
-        if rank > 0 {
-            placement.push('/');
-        }
-    }
+    let placement = common::placement(|sq| board[sq]);
     let side = ["w", "b"][(next() % 2) as usize];
     let castling = ["-", "KQkq", "Kq", "Q"][(next() % 4) as usize];
     let ep = ["-", "c6", "d3e6", "a3h6"][(next() % 4) as usize];

@@ -7,6 +7,8 @@
 //! manifest and package rules need no runtime and also run without the `onnx` feature.
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
+mod common;
+
 use dicechess::eval::features;
 use dicechess::eval::onnx::{
     sha256_hex, Manifest, ManifestVersion, ModelError, ModelPackage, Role,
@@ -640,33 +642,14 @@ mod models {
         };
         while out.len() < n {
             let keep = next() % 100;
-            let mut fen = String::new();
-            for (r, row) in start.iter().enumerate() {
-                let mut empty = 0;
-                for &c in row {
-                    let piece = if c == '.' || (c != 'k' && c != 'K' && next() % 100 >= keep) {
-                        None
-                    } else {
-                        Some(c)
-                    };
-                    match piece {
-                        None => empty += 1,
-                        Some(c) => {
-                            if empty > 0 {
-                                fen.push_str(&empty.to_string());
-                                empty = 0;
-                            }
-                            fen.push(c);
-                        }
-                    }
+            let mut fen = crate::common::placement(|sq| {
+                let c = start[7 - sq / 8][sq % 8];
+                if c == '.' || (c != 'k' && c != 'K' && next() % 100 >= keep) {
+                    None
+                } else {
+                    Some(c)
                 }
-                if empty > 0 {
-                    fen.push_str(&empty.to_string());
-                }
-                if r < 7 {
-                    fen.push('/');
-                }
-            }
+            });
             let side = if next() % 2 == 0 { "w" } else { "b" };
             fen.push_str(&format!(" {side} - - 0 1"));
             out.push(Position::from_dfen(&fen).expect("generated FEN"));

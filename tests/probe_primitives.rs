@@ -22,16 +22,7 @@ use proptest::prelude::*;
 // ---------------------------------------------------------------------------------------
 // Random positions (as in tests/properties.rs).
 
-const STARTS: [&str; 8] = [
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
-    "k7/4P3/8/8/8/8/8/4K3 w - - 0 1",
-    "rnbqkbnr/1p1p1ppp/8/pPpPp3/P3P3/2N2Q1N/2P2PPP/1RB1KB1R w Kkq a6c6e6 0 1",
-    "r3k2r/1P4P1/8/2pP4/8/8/1p4p1/R3K2R b KQkq c3 0 1",
-    "2q1k3/1P1b1P2/3B4/p2Pp3/8/1n2N1r1/2P4p/R3K2Q w Q - 0 1",
-];
+const STARTS: [&str; 8] = common::PLAY_STARTS;
 
 /// The shared xorshift generator of the tests (proptest supplies the seed).
 use common::TestRng as Rng;
@@ -125,29 +116,7 @@ fn board_of(pos: &Position) -> Board {
 }
 
 fn placement(board: &Board) -> String {
-    let mut out = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            match board[rank * 8 + file] {
-                '.' => empty += 1,
-                c => {
-                    if empty > 0 {
-                        out.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    out.push(c);
-                }
-            }
-        }
-        if empty > 0 {
-            out.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            out.push('/');
-        }
-    }
-    out
+    common::placement(|sq| (board[sq] != '.').then_some(board[sq]))
 }
 
 fn color_of(c: char) -> Option<Color> {

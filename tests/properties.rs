@@ -11,15 +11,8 @@ use dicechess::rules::{generate, legal_first_moves, legal_paths, playable_dice, 
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-const STARTS: [&str; 7] = [
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
-    "k7/4P3/8/8/8/8/8/4K3 w - - 0 1",
-    "rnbqkbnr/1p1p1ppp/8/pPpPp3/P3P3/2N2Q1N/2P2PPP/1RB1KB1R w Kkq a6c6e6 0 1",
-    "r3k2r/1P4P1/8/2pP4/8/8/1p4p1/R3K2R b KQkq c3 0 1",
-];
+/// The first seven of the shared start list.
+const STARTS: &[&str] = common::PLAY_STARTS.split_at(7).0;
 
 /// The shared xorshift generator of the tests (proptest supplies the seed).
 use common::TestRng as Rng;

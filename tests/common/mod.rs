@@ -71,6 +71,48 @@ pub const STARTS: [&str; 7] = [
     "4k3/8/3q4/8/2Q5/8/8/R3K2R w KQ - 0 1",
 ];
 
+/// Start positions for random play in the property tests: the five benchmark positions, a
+/// promotion race and (last, `tests/probe_primitives.rs` only) a tactical melee.
+pub const PLAY_STARTS: [&str; 8] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+    "k7/4P3/8/8/8/8/8/4K3 w - - 0 1",
+    "rnbqkbnr/1p1p1ppp/8/pPpPp3/P3P3/2N2Q1N/2P2PPP/1RB1KB1R w Kkq a6c6e6 0 1",
+    "r3k2r/1P4P1/8/2pP4/8/8/1p4p1/R3K2R b KQkq c3 0 1",
+    "2q1k3/1P1b1P2/3B4/p2Pp3/8/1n2N1r1/2P4p/R3K2Q w Q - 0 1",
+];
+
+/// The FEN placement field of a board given square by square (a1 = 0, h8 = 63): `square`
+/// is called once per square, rank 8 first and files a to h within a rank, and returns the
+/// piece letter or `None` for an empty square.
+pub fn placement(mut square: impl FnMut(usize) -> Option<char>) -> String {
+    let mut out = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match square(rank * 8 + file) {
+                None => empty += 1,
+                Some(c) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    out
+}
+
 /// xorshift64: a tiny deterministic generator for test positions.
 pub struct TestRng(pub u64);
 
@@ -128,28 +170,7 @@ pub fn random_placed(
         };
         board[rng.below(64)] = c;
     }
-    let mut placement = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            match board[rank * 8 + file] {
-                '.' => empty += 1,
-                c => {
-                    if empty > 0 {
-                        placement.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    placement.push(c);
-                }
-            }
-        }
-        if empty > 0 {
-            placement.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            placement.push('/');
-        }
-    }
+    let placement = placement(|sq| (board[sq] != '.').then_some(board[sq]));
     let side = if rng.below(2) == 0 { "w" } else { "b" };
     let castling: String = "KQkq".chars().filter(|_| rng.below(2) == 0).collect();
     let castling = if castling.is_empty() {
