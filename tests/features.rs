@@ -155,25 +155,10 @@ const KCP_GOLDEN: [(&str, f64, bool); 14] = [
     ),
 ];
 
-/// Hand-picked positions beyond §5: castling rights, e.p. targets for either side,
-/// promotions (a pawn that captures a king on the last rank counts one move, a promotion
-/// four), missing kings, two kings or several queens of one colour, passed pawns.
-const HAND_PICKED: [&str; 14] = [
-    START,
-    KIWIPETE,
-    "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
-    "r3k2r/1P4P1/8/2pP4/8/8/1p4p1/R3K2R b KQkq c3 0 1",
-    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-    "rnbqkbnr/pppp1ppp/8/8/3Pp3/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 2",
-    "8/8/3q4/8/2Q5/8/PP6/8 w - - 0 1",
-    "8/8/8/3q4/8/8/8/R3K2Q b Q - 0 1",
-    "4k3/8/3q4/8/2Q5/8/8/R3K2R w KQ - 0 1",
-    "k6k/8/8/3Q4/8/2q5/8/K6q w - - 0 1",
-    "8/2P5/8/1p6/8/5P2/P6p/k6K b - - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "3k4/4P3/8/8/8/8/8/4K3 w - - 0 1",
-    "1q2k3/P7/8/8/8/8/7p/4K1Q1 b - - 0 1",
-];
+/// Hand-picked positions beyond §5 (tests/data/hand_picked.txt says which and why).
+fn hand_picked() -> Vec<String> {
+    common::dfen_list("hand_picked")
+}
 
 fn xorshift(seed: u64) -> impl FnMut() -> u64 {
     let mut x = seed | 1;
@@ -544,7 +529,7 @@ fn golden(positions: &[Position]) {
 
 #[test]
 fn golden_vectors_hand_picked_positions() {
-    let positions: Vec<Position> = HAND_PICKED.iter().map(|f| pos(f)).collect();
+    let positions: Vec<Position> = hand_picked().iter().map(|f| pos(f)).collect();
     golden(&positions);
 }
 
@@ -720,9 +705,11 @@ proptest! {
 
 #[test]
 fn invariants_on_golden_positions() {
-    for fen in HAND_PICKED
+    let picked = hand_picked();
+    for fen in picked
         .iter()
-        .chain(KCP_GOLDEN.iter().map(|(f, _, _)| f))
+        .map(String::as_str)
+        .chain(KCP_GOLDEN.iter().map(|(f, _, _)| *f))
     {
         for c in Color::ALL {
             check_invariants(&pos(fen), c).unwrap_or_else(|e| panic!("{fen}: {e}"));
@@ -927,7 +914,7 @@ fn batch_extract_equals_rows() {
 
 #[test]
 fn rows_do_not_allocate() {
-    let positions: Vec<Position> = HAND_PICKED
+    let positions: Vec<Position> = hand_picked()
         .iter()
         .map(|f| pos(f))
         .chain((0..8).map(|i| random_position(i * 31 + 5, (i % 5) as usize * 3)))

@@ -14,6 +14,21 @@ pub fn load(name: &str) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("parse {path}: {e}"))
 }
 
+/// The DFEN lines of `tests/data/{name}.txt` (blank lines and `#` comments skipped).
+pub fn dfen_list(name: &str) -> Vec<String> {
+    let path = format!(
+        "{}/{}.txt",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data"),
+        name
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {path}: {e}"));
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
+}
+
 pub fn cases(v: &Value) -> &Vec<Value> {
     v["cases"].as_array().expect("cases array")
 }
