@@ -31,6 +31,7 @@ pub fn bestmove(
             bot,
             options: BotOptions {
                 model,
+                prerank: None,
                 book,
                 candidate_limit: candidates,
                 table_mb: None,
