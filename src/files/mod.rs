@@ -43,7 +43,8 @@ pub use npy_out::NpyWriter;
 pub use parquet_out::{Layout, ParquetRowsWriter, Rows};
 pub use parts::{fingerprint, read_record, PartInfo, PartsDir, RunRecord, RUN_FORMAT};
 pub use shard_v0::{
-    base_arrays, base_fields, footer, with_metadata, PERSPECTIVE, SCHEMA_V0, SCHEMA_V0_ENRICHED,
+    base_arrays, base_fields, footer, with_metadata, BASE_COLUMNS, PERSPECTIVE, SCHEMA_V0,
+    SCHEMA_V0_ENRICHED,
 };
 
 use std::path::PathBuf;

@@ -13,8 +13,8 @@ mod tt;
 mod value;
 
 pub use bounded::{
-    choose_bounded, fallback_path, root_budget, Bounded, BoundedError, MIN_ROOT_UNITS,
-    ROOT_UNITS_PER_MS,
+    choose_bounded, fallback_path, root_budget, Bounded, BoundedError, MAX_ROOT_UNITS,
+    MIN_ROOT_UNITS, ROOT_UNITS_PER_MS,
 };
 pub use chance::{outcomes, rolls_by_weight, ChanceMode, ChanceOutcome};
 pub use decision::{decide, DecisionError, DecisionRequest};

@@ -50,4 +50,6 @@ pub use error::SelfPlayError;
 pub use rows::{BaseRow, BaseRows};
 #[cfg(feature = "files")]
 pub use run::run_selfplay;
-pub use shards::{Counts, ManifestError, RunManifest, ShardEntry, Slice, SliceError, RULESET};
+pub use shards::{
+    Counts, ManifestError, RunManifest, ShardEntry, Slice, SliceError, MANIFEST_FORMAT, RULESET,
+};

@@ -3,7 +3,7 @@
 //! registry bot answers; `GET /health` reports liveness.
 //!
 //! Plain HTTP/1.1: TLS is terminated by the host in front of it. Hostile clients are held
-//! off before authentication ([`limits`], [`listener`]): header and body read timeouts, a
+//! off before authentication (`limits.rs`, `listener.rs`): header and body read timeouts, a
 //! connection cap, and no body buffered past [`MAX_BODY_BYTES`]. Searches run on a
 //! rayon pool, never on the I/O threads, at most [`ServeConfig::max_concurrent`] at once,
 //! with at most [`ServeConfig::max_queue`] waiting, each wait bounded by its own deadline.
@@ -18,7 +18,7 @@ mod reject;
 mod think;
 mod wire;
 
-pub use client::{ClientError, WebhookBot};
+pub use client::{ClientError, WebhookBot, MAX_ANSWER_BYTES};
 
 use crate::search::bots::{bot_by_id, Bot, BotBuildError, BotOptions};
 use axum::body::Body;
@@ -39,7 +39,7 @@ use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinHandle;
 use wire::{DeliveryType, Head};
 
-pub use auth::{proof, sign, verify, AuthError, SignedWith};
+pub use auth::{proof, sign, verify, AuthError, SignedWith, MAX_SKEW_S};
 pub use limits::{
     DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_QUEUE, MAX_BODY_BYTES, MAX_INLINE_TREE_BYTES,
 };
