@@ -5,12 +5,12 @@
 use dicechess::board::Position;
 use dicechess::rules::legal_paths;
 use dicechess::search::bots::{bot_by_id, BotOptions};
-use dicechess::selfplay::arena::{run_match, ArenaBot, ArenaConfig, TimeControl};
-use dicechess::selfplay::sprt::{
-    decide, elo_estimate, elo_from_score, expected_score, llr, pair_variance, pentanomial_bin,
-    score, SprtDecision, SprtParams,
+use dicechess::selfplay::{
+    elo_estimate, elo_from_score, expected_score, llr, pair_variance, pentanomial_bin, sprt_decide,
+    sprt_score, SprtDecision, SprtParams,
 };
 use dicechess::selfplay::{play_game, validate_record_line, GameLimits, GameRecord};
+use dicechess::selfplay::{run_match, ArenaBot, ArenaConfig, TimeControl};
 use serde_json::json;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -48,7 +48,7 @@ fn pentanomial_bins() {
 fn sprt_by_hand() {
     let hist = [0u64, 10, 20, 15, 5];
     // Score: (10·¼ + 20·½ + 15·¾ + 5·1) / 50 = 28.75 / 50.
-    close(score(&hist), 0.575, 1e-12);
+    close(sprt_score(&hist), 0.575, 1e-12);
 
     // Smoothed (+0.5 per bin): [0.5, 10.5, 20.5, 15.5, 5.5], total 52.5.
     // m = (0 + 2.625 + 10.25 + 11.625 + 5.5) / 52.5 = 30 / 52.5 = 4/7.
@@ -68,14 +68,17 @@ fn sprt_by_hand() {
     // Bounds ln(0.05/0.95) = −ln 19 and ln(0.95/0.05) = ln 19.
     close(params.lower_bound(), -(19f64.ln()), 1e-12);
     close(params.upper_bound(), 19f64.ln(), 1e-12);
-    assert_eq!(decide(by_hand, &params), SprtDecision::Continue);
+    assert_eq!(sprt_decide(by_hand, &params), SprtDecision::Continue);
     // Ten times the pairs: the LLR grows past ln 19 = 2.944 (m and v barely move).
     let big = hist.map(|c| c * 10);
-    assert_eq!(decide(llr(&big, &params), &params), SprtDecision::AcceptH1);
+    assert_eq!(
+        sprt_decide(llr(&big, &params), &params),
+        SprtDecision::AcceptH1
+    );
     // The mirror image accepts H0.
     let mirrored = [big[4], big[3], big[2], big[1], big[0]];
     assert_eq!(
-        decide(llr(&mirrored, &params), &params),
+        sprt_decide(llr(&mirrored, &params), &params),
         SprtDecision::AcceptH0
     );
     assert_eq!(llr(&[0; 5], &params), 0.0);
@@ -101,7 +104,7 @@ fn elo_interval_by_hand() {
 fn pair_variance_reduction() {
     // The §10.2 pilot numbers: sd 0.3053 per pair and 0.5010 per game ⇒ 1 792 / 2 411 games
     // for ±2 pp, reduction 0.5010 / (0.3053·√2) = 1.160.
-    use dicechess::selfplay::sprt::observations_for;
+    use dicechess::selfplay::observations_for;
     assert_eq!(2 * observations_for(0.3053, 0.02), 1792);
     assert_eq!(observations_for(0.5010, 0.02), 2411);
     // A histogram: 10 pairs all ½ (every game decisive, split) and 10 games each way.

@@ -10,7 +10,7 @@ use arrow_schema::{DataType, Field, Schema};
 use dicechess::board::Position;
 use dicechess::eval::features::{schema, FeatureSchema};
 use dicechess::eval::Material;
-use dicechess::files::input::{parse_input_line, InputError};
+use dicechess::files::{parse_input_line, InputError};
 use ndarray::Array2;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ArrowWriter;
@@ -546,7 +546,7 @@ proptest::proptest! {
 
 #[test]
 fn the_reader_chunks_records_and_reports_bad_ones_with_their_lines() {
-    use dicechess::files::input::{Location, PositionReader};
+    use dicechess::files::{Location, PositionReader};
     let good = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
     let mut text = format!("# comment\n{good}\n\n").into_bytes();
     text.extend_from_slice(b"\xff\xfe bad bytes\n");

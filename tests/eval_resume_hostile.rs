@@ -121,7 +121,7 @@ fn two_runs_on_one_output_refuse_cleanly() {
     input(&inp, 8, A);
     let parts = out.with_extension("parquet.parts");
     std::fs::create_dir_all(&parts).unwrap();
-    let held = dicechess::files::lock::lock_dir(&parts).unwrap();
+    let held = dicechess::files::lock_dir(&parts).unwrap();
     for extra in [&["--skip-bad"][..], &["--skip-bad", "--restart"][..]] {
         let o = eval(&inp, &out, extra);
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));

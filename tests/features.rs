@@ -10,6 +10,8 @@
 mod common;
 mod reference;
 
+use common::{random_loose_placement, random_play, xorshift};
+
 use dicechess::batch::PositionBatch;
 use dicechess::board::Position;
 use dicechess::eval::features::{
@@ -160,66 +162,9 @@ fn hand_picked() -> Vec<String> {
     common::dfen_list("hand_picked")
 }
 
-fn xorshift(seed: u64) -> impl FnMut() -> u64 {
-    let mut x = seed | 1;
-    move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    }
-}
-
-/// A position after `turns` random turns (random roll, random legal path) from one of a
-/// few starts.
-fn random_play(seed: u64, turns: usize) -> Position {
-    let starts = [
-        START,
-        KIWIPETE,
-        "r3k2r/1P4P1/8/2pP4/8/8/1p4p1/R3K2R b KQkq c3 0 1",
-        "4k3/8/3q4/8/2Q5/8/8/R3K2R w KQ - 0 1",
-    ];
-    let mut next = xorshift(seed);
-    let mut p = pos(starts[(next() % starts.len() as u64) as usize]);
-    for _ in 0..turns {
-        let roll = ROLLS[(next() % 56) as usize];
-        let rolled = p.with_dice(roll.dice());
-        let paths = legal_paths(&rolled);
-        p = if paths.is_empty() {
-            rolled.end_turn()
-        } else {
-            paths[(next() % paths.len() as u64) as usize].end_position(&rolled)
-        };
-    }
-    p
-}
-
-/// A random sparse placement: sliders, pawns anywhere (last ranks included), sometimes no
-/// king, castling rights and e.p. targets that may or may not apply.
-fn random_placement(seed: u64) -> Position {
-    let mut next = xorshift(seed);
-    let mut board = [None::<char>; 64];
-    let letters = b"PNBRQKpnbrqkQRBqrbPp";
-    if !next().is_multiple_of(8) {
-        board[(next() % 64) as usize] = Some('K');
-    }
-    if !next().is_multiple_of(8) {
-        board[(next() % 64) as usize] = Some('k');
-    }
-    for _ in 0..(2 + next() % 10) {
-        board[(next() % 64) as usize] =
-            Some(letters[(next() % letters.len() as u64) as usize] as char);
-    }
-    let placement = common::placement(|sq| board[sq]);
-    let side = ["w", "b"][(next() % 2) as usize];
-    let castling = ["-", "KQkq", "Kq", "Q"][(next() % 4) as usize];
-    let ep = ["-", "c6", "d3e6", "a3h6"][(next() % 4) as usize];
-    pos(&format!("{placement} {side} {castling} {ep} 0 1"))
-}
-
 fn random_position(seed: u64, turns: usize) -> Position {
     if turns % 4 == 3 {
-        random_placement(seed)
+        random_loose_placement(seed)
     } else {
         random_play(seed, turns)
     }
@@ -864,7 +809,7 @@ fn batch_positions(n: usize) -> Vec<Position> {
             if i % 4 == 0 {
                 games[i / 4]
             } else {
-                random_placement(next())
+                random_loose_placement(next())
             }
         })
         .collect()

@@ -614,46 +614,16 @@ mod models {
     ];
 
     /// `n` varied positions: the fixed ones, then start positions thinned out by a fixed
-    /// pseudo-random sequence (kings kept), both sides to move.
+    /// pseudo-random sequence (kings kept), both sides to move
+    /// ([`crate::common::random_thinned_starts`]).
     fn positions(n: usize) -> Vec<Position> {
         let mut out: Vec<Position> = FENS
             .iter()
             .map(|f| Position::from_dfen(f).expect("test FEN"))
             .collect();
-        let start: Vec<Vec<char>> = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
-            .split('/')
-            .map(|r| {
-                let mut row = Vec::new();
-                for c in r.chars() {
-                    match c.to_digit(10) {
-                        Some(d) => row.extend(std::iter::repeat_n('.', d as usize)),
-                        None => row.push(c),
-                    }
-                }
-                row
-            })
-            .collect();
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        while out.len() < n {
-            let keep = next() % 100;
-            let mut fen = crate::common::placement(|sq| {
-                let c = start[7 - sq / 8][sq % 8];
-                if c == '.' || (c != 'k' && c != 'K' && next() % 100 >= keep) {
-                    None
-                } else {
-                    Some(c)
-                }
-            });
-            let side = if next() % 2 == 0 { "w" } else { "b" };
-            fen.push_str(&format!(" {side} - - 0 1"));
-            out.push(Position::from_dfen(&fen).expect("generated FEN"));
-        }
+        out.extend(crate::common::random_thinned_starts(
+            n.saturating_sub(out.len()),
+        ));
         out.truncate(n);
         out
     }

@@ -182,20 +182,15 @@ fn the_runtime_is_never_loaded_from_the_working_directory() {
     let d = temp_dir("planted");
     // A "library" planted where the old search looked: the working directory's .tools and
     // the working directory itself.
-    let tools =
-        d.0.join(dicechess::eval::onnx::runtime::RUNTIME_RELATIVE_PATH);
+    let tools = d.0.join(dicechess::eval::onnx::RUNTIME_RELATIVE_PATH);
     std::fs::create_dir_all(tools.parent().unwrap()).unwrap();
     std::fs::write(&tools, b"not a library").unwrap();
-    std::fs::write(
-        d.0.join(dicechess::eval::onnx::runtime::RUNTIME_FILE_NAME),
-        b"x",
-    )
-    .unwrap();
+    std::fs::write(d.0.join(dicechess::eval::onnx::RUNTIME_FILE_NAME), b"x").unwrap();
     std::fs::write(d.0.join("in.dfen"), POSITIONS[0]).unwrap();
     let exe_dir = Path::new(env!("CARGO_BIN_EXE_dicechess")).parent().unwrap();
     assert!(
         !exe_dir
-            .join(dicechess::eval::onnx::runtime::RUNTIME_FILE_NAME)
+            .join(dicechess::eval::onnx::RUNTIME_FILE_NAME)
             .exists(),
         "this test needs no library beside the executable"
     );

@@ -16,7 +16,7 @@ use dicechess::probe::{
     piece_diversity, presence_mask, type_count, Mobility, PassedPawns, PieceValues,
     MATERIAL_VALUES,
 };
-use dicechess::rules::{generate, legal_paths, ROLLS};
+use dicechess::rules::{generate, ROLLS};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------
@@ -32,60 +32,10 @@ fn roll(rng: &mut Rng) -> Dice {
     Dice::from_faces(&r.faces).expect("faces 1..=6")
 }
 
-/// A position reached by `turns` random turns from a start position.
-fn played(start: usize, seed: u64, turns: usize) -> Position {
-    let mut rng = Rng(seed | 1);
-    let mut pos = Position::from_dfen(STARTS[start]).expect("valid start");
-    for _ in 0..turns {
-        let rolled = pos.with_dice(roll(&mut rng));
-        let paths = legal_paths(&rolled);
-        pos = if paths.is_empty() {
-            rolled.end_turn()
-        } else {
-            paths[rng.below(paths.len())].end_position(&rolled)
-        };
-    }
-    pos
-}
-
-/// A random placement: any pieces anywhere (pawns on back ranks and several or no kings
-/// included), random rights, e.p. targets and side.
-fn placed(seed: u64) -> Position {
-    let mut rng = Rng(seed | 1);
-    let mut board = ['.'; 64];
-    if rng.below(2) == 0 {
-        // Kings at home and pieces in the corners, so that castling is often possible.
-        board[4] = 'K';
-        board[60] = 'k';
-        for corner in [0, 7, 56, 63] {
-            board[corner] = b"RRrrN."[rng.below(6)] as char;
-        }
-    }
-    let pieces = 1 + rng.below(24);
-    for _ in 0..pieces {
-        board[rng.below(64)] = b"PNBRQKpnbrqkPPpp"[rng.below(16)] as char;
-    }
-    let side = if rng.below(2) == 0 { "w" } else { "b" };
-    let castling: String = "KQkq".chars().filter(|_| rng.below(2) == 0).collect();
-    let castling = if castling.is_empty() { "-" } else { &castling };
-    let mut ep = String::new();
-    for file in "abcdefgh".chars() {
-        for rank in ['3', '6'] {
-            if rng.below(6) == 0 {
-                ep.push(file);
-                ep.push(rank);
-            }
-        }
-    }
-    let ep = if ep.is_empty() { "-" } else { &ep };
-    let dfen = format!("{} {side} {castling} {ep} 0 1", placement(&board));
-    Position::from_dfen(&dfen).expect("generated DFEN is valid")
-}
-
 fn any_position() -> impl Strategy<Value = Position> {
     prop_oneof![
-        3 => (0..STARTS.len(), any::<u64>(), 0usize..12).prop_map(|(s, seed, t)| played(s, seed, t)),
-        2 => any::<u64>().prop_map(placed),
+        3 => (0..STARTS.len(), any::<u64>(), 0usize..12).prop_map(|(s, seed, t)| common::random_played(STARTS[s], seed, t, roll, false)),
+        2 => any::<u64>().prop_map(common::random_wild_placement),
     ]
 }
 

@@ -302,88 +302,12 @@ fn castling_and_en_passant_lines_count_in_short_threats() {
     }
 }
 
-/// A random sparse placement (sliders, pawns near promotion, exposed kings, e.p. targets),
-/// where discovered attacks and promotions matter most.
-fn random_placement(seed: u64) -> Position {
-    random_sparse(seed, b"PNBRQKpnbrqkQRBqrb", 3, 9, false)
-}
-
-/// A random few-piece ending of mostly leapers and pawns, kings often on their home squares
-/// with rooks in the corners and castling rights: the positions where the empty-board reach
-/// prune of the capture walk skips whole subtrees, and where castling decides whether it may.
-fn random_ending(seed: u64) -> Position {
-    random_sparse(seed, b"PPNNKpnnpkRrBbPp", 0, 6, seed & 1 == 0)
-}
-
-/// Two kings (each on its home square half the time and corner rooks when `home`, else
-/// anywhere), then `min + rand(span)`
-/// pieces drawn from `letters` on random squares, random side, castling and e.p. fields.
-fn random_sparse(seed: u64, letters: &[u8], min: u64, span: u64, home: bool) -> Position {
-    let mut x = seed | 1;
-    let mut next = move |n: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % n
-    };
-    let mut board = [None::<char>; 64];
-    for (home_sq, c) in [(4, 'K'), (60, 'k')] {
-        let sq = if home && next(2) == 0 {
-            home_sq
-        } else {
-            next(64) as usize
-        };
-        board[sq] = Some(c);
-    }
-    if home {
-        for (sq, c) in [(0, 'R'), (7, 'R'), (56, 'r'), (63, 'r')] {
-            if board[sq].is_none() && next(2) == 0 {
-                board[sq] = Some(c);
-            }
-        }
-    }
-    for _ in 0..(min + next(span)) {
-        let sq = next(64) as usize;
-        if board[sq].is_none() {
-            board[sq] = Some(letters[next(letters.len() as u64) as usize] as char);
-        }
-    }
-    let placement = common::placement(|sq| board[sq]);
-    let side = ["w", "b"][next(2) as usize];
-    let castling = ["-", "KQkq", "Kq", "Q"][next(4) as usize];
-    let ep = ["-", "c6", "d3e6", "a3h6"][next(4) as usize];
-    pos(&format!("{placement} {side} {castling} {ep} 0 1"))
-}
-
 fn random_position(seed: u64, turns: usize) -> Position {
     if turns % 4 == 3 {
-        return random_placement(seed);
+        random_sparse_placement(seed)
+    } else {
+        random_play(seed, turns)
     }
-    let starts = [
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "r3k2r/1P4P1/8/2pP4/8/8/1p4p1/R3K2R b KQkq c3 0 1",
-        "4k3/8/3q4/8/2Q5/8/8/R3K2R w KQ - 0 1",
-    ];
-    let mut x = seed | 1;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
-    let mut p = pos(starts[(next() % starts.len() as u64) as usize]);
-    for _ in 0..turns {
-        let r = ROLLS[(next() % 56) as usize];
-        let rolled = p.with_dice(r.dice());
-        let paths = legal_paths(&rolled);
-        p = if paths.is_empty() {
-            rolled.end_turn()
-        } else {
-            paths[(next() % paths.len() as u64) as usize].end_position(&rolled)
-        };
-    }
-    p
 }
 
 proptest! {

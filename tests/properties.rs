@@ -24,25 +24,9 @@ fn roll(rng: &mut Rng) -> Dice {
     Dice::from_faces(&r.faces[..n]).expect("faces 1..=6")
 }
 
-/// A rolled position reached by `turns` random turns from a start position.
-fn played(start: usize, seed: u64, turns: usize) -> Position {
-    let mut rng = Rng(seed | 1);
-    let mut pos = Position::from_dfen(STARTS[start]).expect("valid start");
-    for _ in 0..turns {
-        let rolled = pos.with_dice(roll(&mut rng));
-        let paths = legal_paths(&rolled);
-        pos = if paths.is_empty() {
-            rolled.end_turn()
-        } else {
-            paths[rng.below(paths.len())].end_position(&rolled)
-        };
-    }
-    pos.with_dice(roll(&mut rng))
-}
-
 fn any_position() -> impl Strategy<Value = Position> {
     prop_oneof![
-        3 => (0..STARTS.len(), any::<u64>(), 0usize..14).prop_map(|(s, seed, t)| played(s, seed, t)),
+        3 => (0..STARTS.len(), any::<u64>(), 0usize..14).prop_map(|(s, seed, t)| common::random_played(STARTS[s], seed, t, roll, true)),
         1 => any::<u64>().prop_map(|seed| common::random_placed(seed, roll)),
     ]
 }

@@ -209,7 +209,7 @@ fn two_runs_on_one_folder_refuse_cleanly() {
     let run = d.join("run");
     std::fs::create_dir_all(&run).unwrap();
     // Another run holds the folder (its lock, taken the way every run takes it).
-    let held = dicechess::files::lock::lock_dir(&run).unwrap();
+    let held = dicechess::files::lock_dir(&run).unwrap();
     let (code, err) = selfplay(&run, None);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("in use by another dicechess run"), "{err}");
@@ -220,7 +220,7 @@ fn two_runs_on_one_folder_refuse_cleanly() {
     // merge locks its --out the same way.
     let merged = d.join("merged");
     std::fs::create_dir_all(&merged).unwrap();
-    let held = dicechess::files::lock::lock_dir(&merged).unwrap();
+    let held = dicechess::files::lock_dir(&merged).unwrap();
     let (code, err) = merge(&[&run], &merged);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("in use by another dicechess run"), "{err}");

@@ -8,8 +8,8 @@
 use dicechess::board::{Dice, Position};
 use dicechess::rules::{legal_paths, parse_uci_path, play_turn, TurnTree};
 use dicechess::search::bots::BotOptions;
-use dicechess::serve::limits::{MAX_BODY_BYTES, MAX_INLINE_TREE_BYTES};
-use dicechess::serve::{auth, spawn, ServeConfig, ServerHandle};
+use dicechess::serve::{proof, sign, spawn, verify, ServeConfig, ServerHandle, SignedWith};
+use dicechess::serve::{MAX_BODY_BYTES, MAX_INLINE_TREE_BYTES};
 use hmac::{Hmac, Mac};
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -311,11 +311,11 @@ async fn the_canonical_v2_vector_is_reproduced() {
     let ts = vector::TIMESTAMP.to_string();
     // The request signature, and its acceptance at the vector's own time.
     assert_eq!(
-        auth::sign(vector::SECRET.as_bytes(), &ts, &raw),
+        sign(vector::SECRET.as_bytes(), &ts, &raw),
         vector::REQUEST_SIGNATURE
     );
     assert_eq!(
-        auth::verify(
+        verify(
             b"other",
             Some(vector::SECRET.as_bytes()),
             &ts,
@@ -323,10 +323,10 @@ async fn the_canonical_v2_vector_is_reproduced() {
             &raw,
             vector::TIMESTAMP
         ),
-        Ok(auth::SignedWith::Next)
+        Ok(SignedWith::Next)
     );
     assert_eq!(
-        auth::proof(vector::SECRET.as_bytes(), &raw),
+        proof(vector::SECRET.as_bytes(), &raw),
         vector::RESPONSE_PROOF
     );
 

@@ -2,7 +2,7 @@
 //! reader accounts for every record (good rows + bad lines) whatever the chunking.
 #![no_main]
 
-use dicechess::files::input::{parse_input_line, PositionReader};
+use dicechess::files::{parse_input_line, PositionReader};
 use libfuzzer_sys::fuzz_target;
 use std::io::Cursor;
 

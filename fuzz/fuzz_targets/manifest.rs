@@ -7,7 +7,7 @@ use dicechess::eval::onnx::{Manifest, ModelPackage};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(e) = dicechess::eval::onnx::external_data::external_tensors(data) {
+    if let Err(e) = dicechess::eval::onnx::external_tensors(data) {
         assert!(!e.to_string().is_empty());
     }
     match Manifest::parse(data) {

@@ -7,7 +7,7 @@
 
 use axum::body::Body;
 use axum::http::Request;
-use dicechess::serve::{auth::sign, router, ServeConfig};
+use dicechess::serve::{router, sign, ServeConfig};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};

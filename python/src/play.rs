@@ -4,7 +4,7 @@ use crate::errors::{dfen_error, runtime_error, selfplay_error, value_error};
 use dicechess::board::Position;
 use dicechess::search::bots::BotOptions;
 use dicechess::search::{decide, DecisionError, DecisionRequest};
-use dicechess::selfplay::shards::RunManifest;
+use dicechess::selfplay::RunManifest;
 use dicechess::selfplay::{merge_runs, run_selfplay, SelfPlayProgress, SelfPlayRequest};
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};

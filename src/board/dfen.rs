@@ -374,7 +374,7 @@ pub fn dice_key(pos: &Position) -> String {
 }
 
 impl Position {
-    /// Parse a DFEN (docs/rules.md §3); see [`parse`].
+    /// Parse a DFEN (docs/rules.md §3); see `dfen::parse`.
     pub fn from_dfen(text: &str) -> Result<Position, DfenError> {
         parse(text)
     }
@@ -402,7 +402,7 @@ impl Position {
         Ok(pos)
     }
 
-    /// The canonical DFEN; see [`write()`].
+    /// The canonical DFEN; see `dfen::write`.
     pub fn to_dfen(&self) -> String {
         write(self)
     }

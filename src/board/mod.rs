@@ -1,10 +1,13 @@
 //! One position: the `Position` row, DFEN, Zobrist keys and colour symmetry.
 
 mod castling;
-pub mod dfen;
+mod dfen;
 mod dice;
 mod position;
 mod symmetry;
+// Public on purpose: its key functions (`piece`, `side`, `castling`, `ep`, `ep_set`, `dice`)
+// are named for what they key, and re-exported here they would clash with `board::castling`
+// and `board::dice` (the modules of `Castling` and `Dice`) and read ambiguously.
 pub mod zobrist;
 
 pub use castling::Castling;

@@ -3,7 +3,7 @@
 use super::CliError;
 use dicechess::board::Position;
 use dicechess::search::bots::{BotOptions, BOT_IDS};
-use dicechess::selfplay::arena::{format_table, run_match, ArenaBot, ArenaConfig, TimeControl};
+use dicechess::selfplay::{format_table, run_match, ArenaBot, ArenaConfig, TimeControl};
 use dicechess::selfplay::{ArenaReport, GameLimits, SprtParams};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
@@ -155,7 +155,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         let report = pool
             .install(|| run_match(&first, &second, &config, &|n| bar.set_position(n)))
             .map_err(|e| match e {
-                dicechess::selfplay::arena::ArenaError::Bot(b) => CliError::Input(b.to_string()),
+                dicechess::selfplay::ArenaError::Bot(b) => CliError::Input(b.to_string()),
                 other => CliError::Other(other.into()),
             })?;
         bar.finish_and_clear();

@@ -8,7 +8,7 @@ use super::eval_progress::{note, Progress};
 use super::CliError;
 use dicechess::eval::features;
 use dicechess::eval::{BotEvaluator, BotTerms, Material};
-use dicechess::files::input::InputError;
+use dicechess::files::InputError;
 use dicechess::files::OutputError;
 use dicechess::pipeline::{run_pipeline, OutputFormat, PipelineConfig, PipelineError, Scorer};
 use std::io::Write;

@@ -1,7 +1,7 @@
 //! `dicechess eval`'s reports on standard error: the progress bar, the skipped bad records
 //! (the first [`REPORT_BAD`] one by one) and the closing line.
 
-use dicechess::files::input::InputError;
+use dicechess::files::InputError;
 use dicechess::pipeline::{InputExtent, PipelineObserver, PipelineProgress};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;

@@ -2,10 +2,10 @@
 //! (games as JSON lines, training rows as Parquet) with a manifest of digests.
 
 use super::CliError;
-use dicechess::selfplay::request::{DEFAULT_BOT, DEFAULT_FEATURES, DEFAULT_SHARD_GAMES};
 use dicechess::selfplay::{
     run_selfplay, GameLimits, SelfPlayError, SelfPlayProgress, SelfPlayRequest,
 };
+use dicechess::selfplay::{DEFAULT_BOT, DEFAULT_FEATURES, DEFAULT_SHARD_GAMES};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
 use std::path::PathBuf;

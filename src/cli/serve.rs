@@ -57,10 +57,10 @@ pub struct Args {
     #[arg(long)]
     max_concurrent: Option<usize>,
     /// At most this many deliveries waiting for a search slot; more get 503.
-    #[arg(long, default_value_t = dicechess::serve::limits::DEFAULT_MAX_QUEUE)]
+    #[arg(long, default_value_t = dicechess::serve::DEFAULT_MAX_QUEUE)]
     max_queue: usize,
     /// At most this many connections served at once; more wait in the accept backlog.
-    #[arg(long, default_value_t = dicechess::serve::limits::DEFAULT_MAX_CONNECTIONS)]
+    #[arg(long, default_value_t = dicechess::serve::DEFAULT_MAX_CONNECTIONS)]
     max_connections: usize,
     /// On shutdown, wait this long for in-flight searches, ms.
     #[arg(long, default_value_t = 10_000)]

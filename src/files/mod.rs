@@ -4,12 +4,12 @@
 //!
 //! Everything here streams in bounded memory: input is read in chunks of a fixed number of
 //! records, each chunk's output is a small part file written to a temporary name and renamed
-//! ([`atomic`]), and finished parts are merged into the final file at the end ([`parts`]).
+//! ([`AtomicFile`]), and finished parts are merged into the final file at the end ([`PartsDir`]).
 //!
 //! Output layout (the same for every writer, docs/data-formats.md):
 //!
 //! * Parquet: a `dfen` column (Utf8, canonical DFEN), or the six base columns of a training
-//!   shard of schema v0 when the input is one ([`shard_v0`]), one Float32 column per
+//!   shard of schema v0 when the input is one ([`SCHEMA_V0`]), one Float32 column per
 //!   feature-schema column, then a Float32 `score` column when scoring; key-value metadata
 //!   `feature_schema`, `engine_version`, `perspective` (and `evaluator`), plus the pipeline's
 //!   shard keys for v0 output, in the footer and on the embedded Arrow schema.
@@ -17,10 +17,10 @@
 //!   schema order followed by the score as the last column when scoring (no text columns).
 //!
 //! Temporary files are created exclusively under random names and only their creator removes
-//! them ([`atomic`]); a run locks the folder it writes ([`lock`]).
+//! them ([`AtomicFile`]); a run locks the folder it writes ([`lock_dir`]).
 //!
 //! ```
-//! use dicechess::files::input::parse_input_line;
+//! use dicechess::files::parse_input_line;
 //!
 //! assert!(parse_input_line("# a comment").unwrap().is_none());
 //! assert!(parse_input_line("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap().is_some());
@@ -28,16 +28,24 @@
 //! assert!(err.to_string().starts_with("side:"));
 //! ```
 
-pub mod atomic;
-pub mod input;
-pub mod lock;
-pub mod npy_out;
-pub mod parquet_out;
-pub mod parts;
-pub mod shard_v0;
+mod atomic;
+mod input;
+mod lock;
+mod npy_out;
+mod parquet_out;
+mod parts;
+mod shard_v0;
 
-pub use input::{Chunk, InputError, Location, PositionReader, RawChunk};
-pub use parquet_out::{Layout, Rows};
+pub use atomic::{is_temp_name, write_bytes, AtomicFile};
+pub use input::{parse_input_line, Chunk, InputError, Location, PositionReader, RawChunk};
+pub use lock::{lock_dir, DirLock, LockError};
+pub use npy_out::NpyWriter;
+pub use parquet_out::{Layout, ParquetRowsWriter, Rows};
+pub use parts::{fingerprint, read_record, PartInfo, PartsDir, RunRecord, RUN_FORMAT};
+pub use shard_v0::{
+    base_arrays, base_fields, footer, with_metadata, BASE_COLUMNS, PERSPECTIVE, SCHEMA_V0,
+    SCHEMA_V0_ENRICHED,
+};
 
 use std::path::PathBuf;
 

@@ -21,7 +21,7 @@
 //! None of the columns is nullable. Feature columns follow directly (the pipeline's enriched
 //! reader requires exactly the schema's columns after the six base columns).
 
-pub use crate::selfplay::rows::{BaseRow, BaseRows};
+pub use crate::selfplay::{BaseRow, BaseRows};
 use arrow_array::{ArrayRef, Float32Array, Int32Array, StringArray};
 use arrow_schema::{DataType, Field, Schema};
 use std::collections::HashMap;
@@ -38,7 +38,7 @@ pub const SCHEMA_V0: &str = "v0";
 pub const SCHEMA_V0_ENRICHED: &str = "v0-enriched";
 
 /// The rule set name the pipeline requires (`ruleset`).
-pub use crate::selfplay::shards::RULESET;
+pub use crate::selfplay::RULESET;
 
 /// The only perspective (`perspective`): features and `result` are the mover's.
 pub const PERSPECTIVE: &str = "side-to-move";

@@ -1,7 +1,7 @@
 //! The pipeline's failures.
 
 use crate::eval::EvalError;
-use crate::files::input::InputError;
+use crate::files::InputError;
 use crate::files::OutputError;
 use std::path::PathBuf;
 

@@ -1,8 +1,8 @@
 //! Chunks in flight between the reading thread and the workers, and what came back.
 
 use super::{PipelineError, PipelineObserver, CHUNK_VALUES};
-use crate::files::input::InputError;
-use crate::files::parts::PartInfo;
+use crate::files::InputError;
+use crate::files::PartInfo;
 use std::collections::BTreeMap;
 use std::sync::mpsc;
 use std::time::Duration;

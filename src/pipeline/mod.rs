@@ -4,7 +4,7 @@
 //! Streams the input in chunks (bounded memory), extracts and scores each chunk on all cores
 //! (rayon), writes each finished chunk as a part file in `OUT.parts/`, and at the end merges
 //! the parts into `OUT` (temporary name + rename) and removes the folder. A rerun of an
-//! interrupted run reuses the finished parts (see [`crate::files::parts`]).
+//! interrupted run reuses the finished parts (see [`crate::files::PartsDir`]).
 //!
 //! When the input is a training shard of schema v0 (docs/data-formats.md) and the output is
 //! Parquet, the pipeline is the training pipeline's enrichment step: the six base columns are

@@ -1,6 +1,6 @@
 //! What a run reports while it runs: the command line draws a progress bar from it.
 
-use crate::files::input::InputError;
+use crate::files::InputError;
 use std::path::Path;
 use std::time::Duration;
 

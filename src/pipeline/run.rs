@@ -8,10 +8,11 @@ use super::{
 use crate::batch::PositionBatch;
 use crate::board::Position;
 use crate::eval::features::Perspective;
-use crate::files::input::{PositionReader, RawChunk};
-use crate::files::parts::{self, PartInfo, PartsDir, RunRecord, RUN_FORMAT};
-use crate::files::shard_v0::{self, BaseRows};
+use crate::files::{fingerprint, read_record, PartInfo, PartsDir, RunRecord, RUN_FORMAT};
+use crate::files::{footer, SCHEMA_V0_ENRICHED};
 use crate::files::{Layout, OutputError, Rows, ENGINE_VERSION};
+use crate::files::{PositionReader, RawChunk};
+use crate::selfplay::BaseRows;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
@@ -59,7 +60,7 @@ impl Plan {
     fn open(cfg: &PipelineConfig) -> Result<Plan, PipelineError> {
         let out = &cfg.out;
         let width = cfg.schema.map_or(0, |s| s.width());
-        let recorded = (!cfg.restart).then(|| parts::read_record(out)).flatten();
+        let recorded = (!cfg.restart).then(|| read_record(out)).flatten();
         let chunk_rows = match (cfg.chunk_rows, &recorded) {
             (Some(n), _) => n,
             (None, Some(r)) if r.format == RUN_FORMAT && r.chunk_rows > 0 => {
@@ -74,11 +75,10 @@ impl Plan {
         let (input, input_size, input_sha256) = if stream {
             (cfg.input.clone(), None, None)
         } else {
-            let (size, sha) =
-                parts::fingerprint(p).map_err(|source| PipelineError::Fingerprint {
-                    path: p.to_owned(),
-                    source,
-                })?;
+            let (size, sha) = fingerprint(p).map_err(|source| PipelineError::Fingerprint {
+                path: p.to_owned(),
+                source,
+            })?;
             let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
             (abs.display().to_string(), Some(size), Some(sha))
         };
@@ -267,7 +267,7 @@ impl Plan {
         let columns = cfg.schema.map_or(&[][..], |s| s.columns());
         let feature_schema = cfg.schema.map_or("none", |s| s.id());
         let mut metadata = if self.with_base {
-            shard_v0::footer(shard_v0::SCHEMA_V0_ENRICHED, feature_schema, columns)
+            footer(SCHEMA_V0_ENRICHED, feature_schema, columns)
         } else {
             vec![
                 ("feature_schema".to_owned(), feature_schema.to_owned()),

@@ -124,7 +124,7 @@ pub fn choose_bounded(
 }
 
 /// The first shortest king capture, else the best material after the turn among the first
-/// [`FALLBACK_SCORED`] paths (first on ties); `None` for an empty list.
+/// `FALLBACK_SCORED` (4096) paths (first on ties); `None` for an empty list.
 pub fn fallback_path(pos: &Position, paths: &[TurnPath]) -> Option<TurnPath> {
     if let Some(win) = first_shortest_win(paths) {
         return Some(win);

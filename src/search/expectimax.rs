@@ -100,7 +100,7 @@ pub struct CandidateReport {
 pub struct SearchResult {
     /// The chosen turn; `None` for a forced pass.
     pub path: Option<TurnPath>,
-    /// Its value (root mover's view); [`TERMINAL_WIN_SCORE`] for an immediate king capture.
+    /// Its value (root mover's view); [`TERMINAL_WIN_SCORE`](crate::search::TERMINAL_WIN_SCORE) for an immediate king capture.
     pub score: f64,
     /// What the search did.
     pub stats: RootSearchStats,

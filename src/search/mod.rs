@@ -2,16 +2,20 @@
 //! Monte-Carlo equity and the bots).
 
 pub mod bots;
-pub mod bounded;
+mod bounded;
 mod chance;
-pub mod decision;
+mod decision;
 mod expectimax;
-pub mod montecarlo;
+mod montecarlo;
 mod stats;
-pub mod time;
-pub mod tt;
+mod time;
+mod tt;
 mod value;
 
+pub use bounded::{
+    choose_bounded, fallback_path, root_budget, Bounded, BoundedError, MAX_ROOT_UNITS,
+    MIN_ROOT_UNITS, ROOT_UNITS_PER_MS,
+};
 pub use chance::{outcomes, rolls_by_weight, ChanceMode, ChanceOutcome};
 pub use decision::{decide, DecisionError, DecisionRequest};
 pub use expectimax::{
@@ -19,7 +23,7 @@ pub use expectimax::{
 };
 pub use montecarlo::{equity, EquityEstimate, MonteCarloConfig};
 pub use stats::RootSearchStats;
-pub use time::{budget, budget_ms, ClockState, TimeBudget, TimePolicy};
+pub use time::{budget, budget_ms, ClockState, TimeBudget, TimePolicy, MIN_THINK_MS};
 pub use tt::{Bound, Entry, TableStats, TranspositionTable};
 pub use value::{
     LOSS_VALUE, MAX_CHANCE_KEY_SALT, TERMINAL_WIN_SCORE, UPPER_SCORE_BOUND, WIN_VALUE,

@@ -1,7 +1,7 @@
 //! The arena (docs/search.md §10.2): colour-mirrored game pairs on the same dice seed,
 //! played in parallel, scored as pentanomial pairs and stopped by a game count or the SPRT.
 
-pub use super::clock::{TimeControl, TimeControlError, CLOCK_OVERHEAD_MS};
+use super::clock::TimeControl;
 use super::game::{game_seed, play, Ending, GameLimits};
 use super::record::Termination;
 use super::sprt::{

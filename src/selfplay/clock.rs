@@ -2,7 +2,7 @@
 //! run by the time manager ([`GameClock`], the game loop's optional clock).
 
 use crate::board::Position;
-use crate::search::time::{budget_ms, ClockState, TimePolicy};
+use crate::search::{budget_ms, ClockState, TimePolicy};
 use dicechess_kernels::Color;
 use serde::Serialize;
 use std::time::Duration;

@@ -4,7 +4,7 @@
 use super::shards::{ManifestError, SliceError};
 use crate::board::DfenError;
 use crate::eval::features::UnknownSchema;
-use crate::files::lock::LockError;
+use crate::files::LockError;
 use crate::files::OutputError;
 use crate::search::bots::BotBuildError;
 use crate::search::SearchError;

@@ -24,7 +24,7 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path) -> Result<RunManifest, SelfPlayE
     }
     let mut merged = merge_manifests(&parts)?;
     std::fs::create_dir_all(out).map_err(SelfPlayError::io(out))?;
-    let _lock = crate::files::lock::lock_dir(out)?;
+    let _lock = crate::files::lock_dir(out)?;
     if RunManifest::path(out).symlink_metadata().is_ok() {
         return Err(SelfPlayError::OutHoldsRun {
             dir: out.to_owned(),

@@ -1,20 +1,27 @@
 //! Games between bots: the game loop and its record (the community's game-history shape),
 //! self-play data generation, the arena and record replay.
 
-pub mod arena;
+mod arena;
 mod clock;
 mod game;
 mod record;
-pub mod replay;
-pub mod sprt;
-pub mod think;
+mod replay;
+mod sprt;
+mod think;
 
-pub use arena::{run_match, ArenaBot, ArenaConfig, ArenaReport, TimeControl};
-pub use clock::GameClock;
+pub use arena::{format_table, run_match, ArenaBot, ArenaConfig, ArenaError, ArenaReport};
+pub use clock::{GameClock, TimeControl, TimeControlError, CLOCK_OVERHEAD_MS};
 pub use game::{game_seed, play, play_game, Ending, GameLimits, PlayedGame};
 pub use record::{GameRecord, Termination, TurnRecord};
 pub use replay::{validate_record, validate_record_line, ReplayError, ReplaySummary};
-pub use sprt::{SprtDecision, SprtParams};
+// `sprt::decide` and `sprt::score` are re-exported under descriptive names: at this level
+// plain `decide` would read as the move decision (`search::decide`) and `score` as an
+// evaluation.
+pub use sprt::{
+    decide as sprt_decide, elo_estimate, elo_from_score, expected_score, llr, observations_for,
+    pair_variance, pentanomial_bin, score as sprt_score, EloEstimate, PairVariance, SprtDecision,
+    SprtParams, SprtParamsError,
+};
 
 #[cfg(feature = "files")]
 mod config;
@@ -23,22 +30,26 @@ mod error;
 #[cfg(feature = "files")]
 mod merge;
 #[cfg(feature = "files")]
-pub mod request;
-pub mod rows;
+mod request;
+mod rows;
 #[cfg(feature = "files")]
 mod run;
-pub mod shards;
+mod shards;
 #[cfg(feature = "files")]
 mod writer;
 
 #[cfg(feature = "files")]
 pub use merge::merge_runs;
 #[cfg(feature = "files")]
-pub use request::SelfPlayRequest;
+pub use request::{SelfPlayRequest, DEFAULT_BOT, DEFAULT_FEATURES, DEFAULT_SHARD_GAMES};
 
 #[cfg(feature = "files")]
 pub use config::{SelfPlayBot, SelfPlayConfig, SelfPlayProgress, SelfPlaySummary};
 #[cfg(feature = "files")]
 pub use error::SelfPlayError;
+pub use rows::{BaseRow, BaseRows};
 #[cfg(feature = "files")]
 pub use run::run_selfplay;
+pub use shards::{
+    Counts, ManifestError, RunManifest, ShardEntry, Slice, SliceError, MANIFEST_FORMAT, RULESET,
+};

@@ -2,16 +2,20 @@
 //! position), with the game's result from the mover's view and the features of a schema.
 //!
 //! The rows file of a shard is a shard of the training pipeline's schema v0
-//! (`crate::files::shard_v0`, docs/data-formats.md): `game_id`, `ply` (Int32, the turn
+//! (`src/files/shard_v0.rs`, docs/data-formats.md): `game_id`, `ply` (Int32, the turn
 //! number from 1), `fen` (six-field FEN without dice), `dice` (upper case), `side`, `result`
 //! (Float32: 1 the mover won, 0.5 draw, 0 the mover lost), then one Float32 column per
 //! feature of the schema (from the mover's view); footer keys `dicechess_training_schema`
 //! (`v0`), `feature_schema`, `engine_version`, `ruleset`, `perspective`, `columns`, on the
 //! Parquet footer and on the embedded Arrow schema.
 
+#[cfg(feature = "files")]
 use super::GameRecord;
+#[cfg(feature = "files")]
 use crate::board::{DfenError, Dice, Position};
+#[cfg(feature = "files")]
 use crate::eval::features::FeatureSchema;
+#[cfg(feature = "files")]
 use dicechess_kernels::Color;
 
 /// The six base columns of shard rows (schema v0), column-wise.
@@ -94,6 +98,7 @@ impl BaseRows {
     }
 }
 
+#[cfg(feature = "files")]
 /// Rows of one or more games, column-wise.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RowBatch {
@@ -103,15 +108,11 @@ pub struct RowBatch {
     pub features: Vec<f32>,
 }
 
+#[cfg(feature = "files")]
 impl RowBatch {
     /// Number of rows.
     pub fn len(&self) -> usize {
         self.base.len()
-    }
-
-    /// Whether there are no rows.
-    pub fn is_empty(&self) -> bool {
-        self.base.is_empty()
     }
 
     /// Append another batch.
@@ -174,8 +175,8 @@ pub fn write_rows_parquet(
     rows: &RowBatch,
     schema: &dyn FeatureSchema,
 ) -> Result<(), crate::files::OutputError> {
-    use crate::files::atomic::AtomicFile;
-    use crate::files::shard_v0::{base_arrays, base_fields, footer, with_metadata, SCHEMA_V0};
+    use crate::files::AtomicFile;
+    use crate::files::{base_arrays, base_fields, footer, with_metadata, SCHEMA_V0};
     use crate::files::{OutputError, ENGINE_VERSION};
     use arrow_array::{ArrayRef, Float32Array, RecordBatch};
     use arrow_schema::{DataType, Field, Schema};

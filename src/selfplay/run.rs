@@ -34,7 +34,7 @@ pub fn run_selfplay(
     std::fs::create_dir_all(out).map_err(SelfPlayError::io(out))?;
     // Held until the run returns: a second run on this folder refuses instead of
     // overwriting this one's shards and manifest.
-    let _lock = crate::files::lock::lock_dir(out)?;
+    let _lock = crate::files::lock_dir(out)?;
     let mut summary = SelfPlaySummary::default();
     let mut manifest = resume(cfg, &mut summary)?;
     manifest.write(out).map_err(SelfPlayError::io(out))?;

@@ -167,6 +167,7 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File, ManifestError> {
     Ok(f)
 }
 
+#[cfg(feature = "files")]
 /// Lower-case hex SHA-256 of a file the engine just wrote.
 pub fn sha256_file(path: &Path) -> std::io::Result<String> {
     Ok(sha256_stream(&mut std::fs::File::open(path)?, |_| Ok(()))?.1)
@@ -381,7 +382,7 @@ impl ShardEntry {
         for (name, want) in &self.files {
             let (src, dst) = (from.join(name), to.join(name));
             let mut input = open_regular(&src)?;
-            let mut out = crate::files::atomic::AtomicFile::create(&dst).map_err(io_error(&dst))?;
+            let mut out = crate::files::AtomicFile::create(&dst).map_err(io_error(&dst))?;
             let got = sha256_stream(&mut input, |b| out.writer().write_all(b))
                 .map_err(|source| ManifestError::Io {
                     path: src.clone(),
@@ -552,7 +553,7 @@ impl RunManifest {
         self.shards.sort_by_key(|s| s.index);
         let mut text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
         text.push('\n');
-        crate::files::atomic::write_bytes(&RunManifest::path(dir), text.as_bytes())
+        crate::files::write_bytes(&RunManifest::path(dir), text.as_bytes())
     }
 
     /// Games of shard `k` in this run.
@@ -603,6 +604,7 @@ impl RunManifest {
     }
 }
 
+#[cfg(feature = "files")]
 /// Combine the manifests of slices (or partial runs) of one run: they must agree on the run
 /// (games count included), each must pass [`RunManifest::check`], and no shard may be held
 /// twice. The result holds every shard, with no slice label.

@@ -49,7 +49,7 @@ impl Writer<'_> {
         let mut rows = RowBatch::default();
         let gpath = out.join(games_file(k));
         let mut gfile =
-            crate::files::atomic::AtomicFile::create(&gpath).map_err(SelfPlayError::io(&gpath))?;
+            crate::files::AtomicFile::create(&gpath).map_err(SelfPlayError::io(&gpath))?;
         for d in games.into_values() {
             counts.add_game(&d.record);
             let w = gfile.writer();

@@ -12,7 +12,7 @@ use super::{auth, App, LogFields, MAX_LEGACY_NONCE_BYTES};
 use crate::board::Position;
 use crate::rules::{Budget, Budgeted, TurnGenerator};
 use crate::search::bots::Turn;
-use crate::search::bounded::{
+use crate::search::{
     choose_bounded, fallback_path, root_budget, Bounded, BoundedError, MIN_ROOT_UNITS,
 };
 use dicechess_kernels::Color;

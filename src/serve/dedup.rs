@@ -114,11 +114,13 @@ impl Dedup {
     }
 
     /// Entries held now.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 
     /// Whether no entry is held.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -1,27 +1,26 @@
 //! The webhook bot server (`dicechess serve`): the play server POSTs one delivery per
-//! decision to `/api/webhook`, in its own wire format ([`wire`], `docs/webhook.md`), and a
+//! decision to `/api/webhook`, in its own wire format (`src/serve/wire.rs`, `docs/webhook.md`), and a
 //! registry bot answers; `GET /health` reports liveness.
 //!
 //! Plain HTTP/1.1: TLS is terminated by the host in front of it. Hostile clients are held
-//! off before authentication ([`limits`], [`listener`]): header and body read timeouts, a
-//! connection cap, and no body buffered past [`limits::MAX_BODY_BYTES`]. Searches run on a
+//! off before authentication (`limits.rs`, `listener.rs`): header and body read timeouts, a
+//! connection cap, and no body buffered past [`MAX_BODY_BYTES`]. Searches run on a
 //! rayon pool, never on the I/O threads, at most [`ServeConfig::max_concurrent`] at once,
 //! with at most [`ServeConfig::max_queue`] waiting, each wait bounded by its own deadline.
 
-pub mod auth;
+mod auth;
 mod client;
 mod decide;
-pub mod dedup;
-pub mod limits;
+mod dedup;
+mod limits;
 mod listener;
-pub mod reject;
-pub mod think;
-pub mod wire;
+mod reject;
+mod think;
+mod wire;
 
-pub use client::{ClientError, WebhookBot};
+pub use client::{ClientError, WebhookBot, MAX_ANSWER_BYTES};
 
 use crate::search::bots::{bot_by_id, Bot, BotBuildError, BotOptions};
-use auth::{AuthError, SignedWith};
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode};
@@ -40,7 +39,10 @@ use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinHandle;
 use wire::{DeliveryType, Head};
 
-pub use limits::MAX_BODY_BYTES;
+pub use auth::{proof, sign, verify, AuthError, SignedWith, MAX_SKEW_S};
+pub use limits::{
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_QUEUE, MAX_BODY_BYTES, MAX_INLINE_TREE_BYTES,
+};
 
 /// The timestamp header (Unix seconds).
 pub const TIMESTAMP_HEADER: &str = "x-dicechess-timestamp";

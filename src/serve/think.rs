@@ -3,7 +3,7 @@
 
 use super::wire::{Clocks, Seat, ServerTimeControl};
 use crate::board::Position;
-use crate::search::time::MIN_THINK_MS;
+use crate::search::MIN_THINK_MS;
 use crate::search::{budget_ms, ClockState, TimePolicy};
 use dicechess_kernels::{Color, PieceType};
 

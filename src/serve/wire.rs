@@ -374,6 +374,7 @@ impl MoveTree {
     }
 
     /// Number of leaves (legal turns).
+    #[cfg(test)]
     pub fn leaves(&self) -> usize {
         if self.0.is_empty() {
             return 1;

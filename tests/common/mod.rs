@@ -1,6 +1,13 @@
 //! Shared helpers of the integration tests: loading the conformance vectors in `tests/data`, hashing.
 #![allow(dead_code)]
 
+mod random_positions;
+
+#[allow(unused_imports)] // each test uses its own few
+pub use random_positions::{
+    random_ending, random_loose_placement, random_play, random_played, random_sparse,
+    random_sparse_placement, random_thinned_starts, random_wild_placement, xorshift,
+};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 

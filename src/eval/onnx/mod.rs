@@ -3,13 +3,13 @@
 //! * [`Manifest`] and [`ModelPackage`]: `manifest.json` + `model.onnx`, every field checked
 //!   in the documented order, the role the loading seam needs, the model's SHA-256. Pure
 //!   Rust: available without the `onnx` feature.
-//! * With the `onnx` feature (default): the runtime ([`runtime`], loaded at run time from
+//! * With the `onnx` feature (default): the runtime ([`environment`], loaded at run time from
 //!   `ORT_DYLIB_PATH` or beside the executable, see `.ci/install-onnxruntime`), graph-checked
 //!   session pools, [`FeatureModel`] (a [`BatchEvaluator`](crate::eval::BatchEvaluator) for
 //!   position-value models) and [`CollapseModel`] (chance-collapse models).
 
 mod error;
-pub mod external_data;
+mod external_data;
 mod manifest;
 mod package;
 
@@ -69,11 +69,12 @@ mod inference;
 #[cfg(feature = "onnx")]
 mod prerank_model;
 #[cfg(feature = "onnx")]
-pub mod runtime;
+mod runtime;
 #[cfg(feature = "onnx")]
 mod session_pool;
 
 pub use error::ModelError;
+pub use external_data::{external_tensors, ExternalTensor, WireError};
 pub use manifest::{
     Calibration, Comparator, EngineRequirement, EngineVersion, Manifest, ManifestVersion,
     RequirementError, Role, VersionError, DEFAULT_INPUT_NAME, DEFAULT_OUTPUT_NAME, ENGINE_VERSION,
@@ -92,5 +93,7 @@ pub use feature_model::{win_probability_to_score, FeatureModel, SCORE_SCALE};
 pub use inference::DEFAULT_CHUNK_SIZE;
 #[cfg(feature = "onnx")]
 pub use prerank_model::PrerankModel;
+#[cfg(feature = "onnx")]
+pub use runtime::{environment, RUNTIME_FILE_NAME, RUNTIME_RELATIVE_PATH, RUNTIME_VERSION};
 #[cfg(feature = "onnx")]
 pub use session_pool::{GraphContract, PooledSession, SessionPool, SessionRunError};

@@ -10,7 +10,7 @@ pub use book::{BookError, OpeningBook, OpeningBookBot};
 pub use heuristic::{CheckmateAware, Greedy, GreedyTerms, RandomBot, RandomKingCapture};
 pub use policy::{dead_draw, win_probability, DrawDoublePolicy};
 pub use registry::{bot_by_id, registry, BotBuildError, BotOptions, BOT_IDS};
-pub use searching::{ExpectimaxBot, MonteCarloBot};
+pub use searching::{ExpectimaxBot, MonteCarloBot, DEEPEN_TIME_RATIO};
 
 use super::stats::RootSearchStats;
 use super::SearchError;
