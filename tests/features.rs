@@ -10,7 +10,7 @@
 mod common;
 mod reference;
 
-use common::{random_loose_placement, random_play, xorshift};
+use common::{random_loose_placement, random_play, random_turn, xorshift};
 
 use dicechess::batch::PositionBatch;
 use dicechess::board::Position;
@@ -24,7 +24,7 @@ use dicechess::probe::{
     all_moves_count, king_capture_rolls, mobility, piece_diversity, queen_capture_rolls,
     PassedPawns,
 };
-use dicechess::rules::{legal_paths, ROLLS};
+use dicechess::rules::ROLLS;
 use proptest::prelude::*;
 use reference::{Color as RColor, Piece as RPiece, RefPos};
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -793,14 +793,7 @@ fn batch_positions(n: usize) -> Vec<Position> {
         game += 1;
         let mut p = random_play(game, 0);
         for _ in 0..12 {
-            let roll = ROLLS[(next() % 56) as usize];
-            let rolled = p.with_dice(roll.dice());
-            let paths = legal_paths(&rolled);
-            p = if paths.is_empty() {
-                rolled.end_turn()
-            } else {
-                paths[(next() % paths.len() as u64) as usize].end_position(&rolled)
-            };
+            p = random_turn(&p, &mut next);
             games.push(p);
         }
     }

@@ -6,7 +6,7 @@ mod random_positions;
 #[allow(unused_imports)] // each test uses its own few
 pub use random_positions::{
     random_ending, random_loose_placement, random_play, random_played, random_sparse,
-    random_sparse_placement, random_thinned_starts, random_wild_placement, xorshift,
+    random_sparse_placement, random_thinned_starts, random_turn, random_wild_placement, xorshift,
 };
 use serde_json::Value;
 use sha2::{Digest, Sha256};

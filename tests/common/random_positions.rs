@@ -33,16 +33,22 @@ pub fn random_play(seed: u64, turns: usize) -> Position {
     let mut next = xorshift(seed);
     let mut p = pos(starts[(next() % starts.len() as u64) as usize]);
     for _ in 0..turns {
-        let roll = ROLLS[(next() % 56) as usize];
-        let rolled = p.with_dice(roll.dice());
-        let paths = legal_paths(&rolled);
-        p = if paths.is_empty() {
-            rolled.end_turn()
-        } else {
-            paths[(next() % paths.len() as u64) as usize].end_position(&rolled)
-        };
+        p = random_turn(&p, &mut next);
     }
     p
+}
+
+/// One random turn from the unrolled `p`: a roll drawn from `next` (one of the 56, uniform),
+/// then a legal path drawn from `next` (a pass when there is none); the result is unrolled.
+pub fn random_turn(p: &Position, next: &mut impl FnMut() -> u64) -> Position {
+    let roll = ROLLS[(next() % 56) as usize];
+    let rolled = p.with_dice(roll.dice());
+    let paths = legal_paths(&rolled);
+    if paths.is_empty() {
+        rolled.end_turn()
+    } else {
+        paths[(next() % paths.len() as u64) as usize].end_position(&rolled)
+    }
 }
 
 /// A random loose placement: sliders, pawns anywhere (last ranks included), sometimes no
