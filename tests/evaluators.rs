@@ -85,7 +85,7 @@ fn batch_evaluators_equal_row_scores_for_any_size_and_thread_count() {
         }
     }
     // The row form itself against the slow count, clamped to the non-terminal ceiling.
-    let limit = dicechess::eval::MATERIAL_LIMIT as f32;
+    let limit = dicechess::eval::UPPER_SCORE_BOUND_CP as f32;
     for p in &base {
         assert_eq!(
             Material::score(p, p.side_to_move()) as f32,

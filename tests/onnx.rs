@@ -513,7 +513,8 @@ mod models {
     use dicechess::batch::PositionBatch;
     use dicechess::board::Position;
     use dicechess::eval::features::Perspective;
-    use dicechess::eval::onnx::{win_probability_to_score, CollapseModel, FeatureModel};
+    use dicechess::eval::onnx::{CollapseModel, FeatureModel};
+    use dicechess::eval::win_probability_to_score;
     use dicechess::eval::BatchEvaluator;
     use dicechess::kernels::{Color, PieceType};
     use std::sync::atomic::{AtomicUsize, Ordering};

@@ -6,11 +6,9 @@ mod common;
 
 use common::random_rolled;
 use dicechess::board::Position;
-use dicechess::eval::{BatchEvaluator, Material};
+use dicechess::eval::{BatchEvaluator, Material, TERMINAL_WIN_SCORE};
 use dicechess::rules::legal_paths;
-use dicechess::search::{
-    ChanceMode, Expectimax, SearchConfig, SearchResult, TranspositionTable, TERMINAL_WIN_SCORE,
-};
+use dicechess::search::{ChanceMode, Expectimax, SearchConfig, SearchResult, TranspositionTable};
 use proptest::prelude::*;
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;

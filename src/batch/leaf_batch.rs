@@ -25,7 +25,7 @@ pub struct Segment {
 /// a `parent` index per row: the reduction of a class (min or max over its leaves) reads one
 /// slice, and the index costs 12 bytes per class instead of 6 bytes per leaf (Kiwipete's
 /// 56 rolls have about 9,000 leaves in 40-odd classes). The whole node goes to the
-/// evaluator in one call ([`LeafBatch::evaluate`]).
+/// evaluator in one call ([`LeafBatch::rows_and_values_mut`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LeafBatch {
     positions: PositionBatch,
@@ -91,74 +91,19 @@ impl LeafBatch {
         &self.segments
     }
 
-    /// Score every row with `eval` in one call; values are from each row's side to move.
-    /// Returns whether the evaluator was called (not for a batch without rows).
-    pub fn evaluate(
-        &mut self,
-        eval: &dyn crate::eval::BatchEvaluator,
-    ) -> Result<bool, crate::eval::EvalError> {
+    /// The leaf rows and their value column, sized to the rows and zeroed: what an evaluator
+    /// fills in one call (`BatchEvaluator::evaluate_leaves` in `eval`).
+    pub fn rows_and_values_mut(&mut self) -> (&PositionBatch, &mut [f32]) {
         self.values.clear();
         self.values.resize(self.positions.len(), 0.0);
-        if self.positions.is_empty() {
-            return Ok(false);
-        }
-        eval.evaluate(&self.positions, &mut self.values)?;
-        Ok(true)
+        (&self.positions, &mut self.values)
     }
 
-    /// The values of one segment's rows (empty before [`LeafBatch::evaluate`] and for a king
+    /// The values of one segment's rows (empty before they are filled and for a king
     /// capture).
     pub fn values(&self, segment: &Segment) -> &[f32] {
         self.values
             .get(segment.start as usize..segment.end as usize)
             .unwrap_or(&[])
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::LeafBatch;
-    use crate::board::Position;
-    use crate::eval::{BatchEvaluator, Material};
-
-    #[test]
-    fn segments_hold_their_rows_and_their_values() {
-        let fens = [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "4k3/8/8/8/8/8/8/3QK3 b - - 0 1",
-            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
-            "r3k2r/8/8/8/8/8/8/4K3 w kq - 0 1",
-        ];
-        let ps: Vec<Position> = fens
-            .iter()
-            .map(|f| Position::from_dfen(f).expect("valid FEN"))
-            .collect();
-        let mut b = LeafBatch::new();
-        b.push_class(6, &ps[..2]);
-        b.push_king_capture(3);
-        b.push_class(1, &ps[2..]);
-        assert_eq!(b.len(), 4);
-        let segs = b.segments().to_vec();
-        assert_eq!(
-            segs.iter()
-                .map(|s| (s.start, s.end, s.weight, s.king_capture))
-                .collect::<Vec<_>>(),
-            [(0, 2, 6, false), (2, 2, 3, true), (2, 4, 1, false)]
-        );
-        assert!(b.values(&segs[0]).is_empty(), "no values before evaluate");
-        assert!(b.evaluate(&Material).expect("material"));
-        let mut rows = vec![0f32; 4];
-        Material
-            .evaluate(&crate::batch::PositionBatch::from_positions(&ps), &mut rows)
-            .expect("material");
-        assert_eq!(b.values(&segs[0]), &rows[..2]);
-        assert!(b.values(&segs[1]).is_empty());
-        assert_eq!(b.values(&segs[2]), &rows[2..]);
-        b.clear();
-        assert!(b.is_empty() && b.segments().is_empty());
-        assert!(
-            !b.evaluate(&Material).expect("empty batch"),
-            "no call for no rows"
-        );
     }
 }

@@ -8,11 +8,11 @@
 //! geometric tests (one attacker-type mask per king, two attacked-square sets), measured in
 //! the arena against plain material at equal time (README "The strongest bot").
 
+use super::UPPER_SCORE_BOUND;
 use super::{check_len, BatchEvaluator, EvalError, Material};
 use crate::batch::PositionBatch;
 use crate::board::Position;
 use crate::probe::{attacked_squares, attacker_types, availability_probability, MATERIAL_VALUES};
-use crate::search::UPPER_SCORE_BOUND;
 use dicechess_kernels::{Color, PieceType};
 use rayon::prelude::*;
 

@@ -1,6 +1,6 @@
 //! The material evaluator (docs/rules.md §1 centipawns).
 
-use super::{check_len, BatchEvaluator, EvalError};
+use super::{check_len, BatchEvaluator, EvalError, UPPER_SCORE_BOUND_CP};
 use crate::batch::PositionBatch;
 use crate::board::Position;
 use crate::probe::MATERIAL_VALUES;
@@ -11,16 +11,12 @@ use std::sync::OnceLock;
 
 /// Material in centipawns from the side to move's view: Σ own − Σ opponent with P 100,
 /// N 300, B 300, R 500, Q 900, K 10000 (`evaluateMaterial`, kings included), clamped to
-/// ±[`MATERIAL_LIMIT`].
+/// ±[`UPPER_SCORE_BOUND_CP`], the axis bound. Why the clamp: promotions can put up to nine
+/// queens on the board, and a position whose opponent king is already gone counts the own
+/// king's 10000 too, so the raw sum reaches 20000 and more, above the search's win value
+/// (10001): an unclamped leaf would outrank a real king capture.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Material;
-
-/// The largest material score magnitude: the ceiling of non-terminal scores
-/// ([`crate::search::UPPER_SCORE_BOUND`], 10000). Why: promotions can put up to nine queens
-/// on the board, and a position whose opponent king is already gone counts the own king's
-/// 10000 too, so the raw sum reaches 20000 and more, above the search's win value (10001):
-/// an unclamped leaf would outrank a real king capture.
-pub const MATERIAL_LIMIT: i32 = 10_000;
 
 impl Material {
     /// Material of one position from `color`'s view (the row-at-a-time form).
@@ -32,7 +28,7 @@ impl Material {
                 * (pos.piece_bb(color, t).count() as i32
                     - pos.piece_bb(color.opponent(), t).count() as i32);
         }
-        s.clamp(-MATERIAL_LIMIT, MATERIAL_LIMIT)
+        s.clamp(-UPPER_SCORE_BOUND_CP, UPPER_SCORE_BOUND_CP)
     }
 
     /// Integer scores of a batch, side-to-move view, written over the columns.
@@ -47,7 +43,7 @@ impl Material {
         );
         to_side_to_move(batch.side(), out);
         for v in out.iter_mut() {
-            *v = (*v).clamp(-MATERIAL_LIMIT, MATERIAL_LIMIT);
+            *v = (*v).clamp(-UPPER_SCORE_BOUND_CP, UPPER_SCORE_BOUND_CP);
         }
     }
 }
@@ -123,7 +119,7 @@ impl BatchEvaluator for Material {
                     &MATERIAL_VALUES.prices(),
                     chunk,
                 );
-                let limit = MATERIAL_LIMIT as f32;
+                let limit = UPPER_SCORE_BOUND_CP as f32;
                 for v in chunk.iter_mut() {
                     *v = v.clamp(-limit, limit);
                 }
@@ -135,7 +131,7 @@ impl BatchEvaluator for Material {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{UPPER_SCORE_BOUND, WIN_VALUE};
+    use crate::eval::{UPPER_SCORE_BOUND, WIN_VALUE};
 
     /// Nine white queens, and Black's king already captured: the raw sum is far above the
     /// win value.
@@ -166,10 +162,10 @@ mod tests {
         assert_eq!(out, [UPPER_SCORE_BOUND as f32, -UPPER_SCORE_BOUND as f32]);
         let mut ints = [0i32; 2];
         Material::scores(&batch, &mut ints);
-        assert_eq!(ints, [MATERIAL_LIMIT, -MATERIAL_LIMIT]);
-        assert_eq!(Material::score(&white, Color::White), MATERIAL_LIMIT);
-        assert_eq!(Material::score(&white, Color::Black), -MATERIAL_LIMIT);
-        assert!((MATERIAL_LIMIT as f64) < WIN_VALUE);
+        assert_eq!(ints, [UPPER_SCORE_BOUND_CP, -UPPER_SCORE_BOUND_CP]);
+        assert_eq!(Material::score(&white, Color::White), UPPER_SCORE_BOUND_CP);
+        assert_eq!(Material::score(&white, Color::Black), -UPPER_SCORE_BOUND_CP);
+        assert!((UPPER_SCORE_BOUND_CP as f64) < WIN_VALUE);
         // Ordinary positions are untouched.
         let start =
             Position::from_dfen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w KQkq - 0 1 PPN")

@@ -60,7 +60,7 @@ impl Scorer {
                 Some((s, f)) if s.id() == m.schema().id() => Ok(m
                     .predict_features(f.view())?
                     .into_iter()
-                    .map(crate::eval::onnx::win_probability_to_score)
+                    .map(crate::eval::win_probability_to_score)
                     .collect()),
                 _ => {
                     let mut out = vec![0.0; batch.len()];

@@ -18,10 +18,10 @@
 use super::chance::{outcomes, ChanceMode, ChanceOutcome};
 use super::stats::RootSearchStats;
 use super::tt::{Bound, Entry, TranspositionTable};
-use super::value::{LOSS_VALUE, MAX_CHANCE_KEY_SALT, WIN_VALUE};
+use super::value::MAX_CHANCE_KEY_SALT;
 use crate::batch::{LeafBatch, PositionBatch};
 use crate::board::Position;
-use crate::eval::{BatchEvaluator, ChanceCollapse, EvalError};
+use crate::eval::{BatchEvaluator, ChanceCollapse, EvalError, LOSS_VALUE, WIN_VALUE};
 use crate::rules::{
     expand_all_rolls_budgeted, Budget, Budgeted, EndStates, KeyMap, RollOutcome, RollSets,
     TurnGenerator, TurnPath,
@@ -100,7 +100,7 @@ pub struct CandidateReport {
 pub struct SearchResult {
     /// The chosen turn; `None` for a forced pass.
     pub path: Option<TurnPath>,
-    /// Its value (root mover's view); [`TERMINAL_WIN_SCORE`](crate::search::TERMINAL_WIN_SCORE) for an immediate king capture.
+    /// Its value (root mover's view); [`TERMINAL_WIN_SCORE`](crate::eval::TERMINAL_WIN_SCORE) for an immediate king capture.
     pub score: f64,
     /// What the search did.
     pub stats: RootSearchStats,
@@ -434,7 +434,7 @@ impl Expectimax {
                 RollOutcome::Moves(ps) => s.leaves.push_class(weight, ps),
             }
         }
-        if s.leaves.evaluate(self.leaf.as_ref())? {
+        if self.leaf.evaluate_leaves(&mut s.leaves)? {
             let rows = s.leaves.len() as u64;
             s.stats.eval_batches += 1;
             s.stats.unique_leaves += rows;

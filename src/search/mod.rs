@@ -25,6 +25,4 @@ pub use montecarlo::{equity, EquityEstimate, MonteCarloConfig};
 pub use stats::RootSearchStats;
 pub use time::{budget, budget_ms, ClockState, TimeBudget, TimePolicy, MIN_THINK_MS};
 pub use tt::{Bound, Entry, TableStats, TranspositionTable};
-pub use value::{
-    LOSS_VALUE, MAX_CHANCE_KEY_SALT, TERMINAL_WIN_SCORE, UPPER_SCORE_BOUND, WIN_VALUE,
-};
+pub use value::MAX_CHANCE_KEY_SALT;

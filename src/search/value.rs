@@ -1,13 +1,7 @@
-//! The score axis of the search (docs/search.md §4.1).
+//! The search's own use of the score axis (whose constants live in [`crate::eval`],
+//! docs/search.md §4.1): the strict cut test of its pruning and the key salt of a chance
+//! node where the root mover rolls.
 
-/// A line in which the opponent captures our king: below every other score.
-pub const LOSS_VALUE: f64 = -1e9;
-/// Ceiling of non-terminal leaf scores.
-pub const UPPER_SCORE_BOUND: f64 = 10_000.0;
-/// An inner terminal win (our king capture at depth 3); kept small so bounds stay tight.
-pub const WIN_VALUE: f64 = UPPER_SCORE_BOUND + 1.0;
-/// The score reported for an immediate king capture at the root.
-pub const TERMINAL_WIN_SCORE: f64 = 2_147_483_647.0;
 /// XORed into the key of a chance node where the root mover rolls (a MAX-role node), so it
 /// never shares an entry with a MIN-role node of the same position.
 pub const MAX_CHANCE_KEY_SALT: u64 = 0x9E37_79B9_7F4A_7C15;

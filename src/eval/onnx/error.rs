@@ -106,7 +106,7 @@ pub enum ModelError {
         /// The value found.
         value: String,
         /// What is wrong with it.
-        reason: super::manifest::RequirementError,
+        reason: super::version::RequirementError,
     },
     /// `engineCompatibility` does not admit this engine's version.
     #[error("manifest field engineCompatibility {requirement:?} does not admit engine version {version}")]

@@ -7,24 +7,9 @@ use super::manifest::{Manifest, Role};
 use super::package::ModelPackage;
 use crate::batch::PositionBatch;
 use crate::eval::features::{FeatureSchema, Perspective};
-use crate::eval::{BatchEvaluator, EvalError};
+use crate::eval::{win_probability_to_score, BatchEvaluator, EvalError};
 use ndarray::ArrayView2;
 use std::path::Path;
-
-/// Scale of the map from a win probability to the shared score axis.
-pub const SCORE_SCALE: f32 = 20_000.0;
-
-/// A win probability `p` on the shared centipawn-like axis: `score = 20000 · (p − 0.5)`,
-/// so `p = 0.5` ↦ 0 and `p ∈ [0, 1]` ↦ `[−10000, +10000]`, the non-terminal range of the
-/// axis. The map is linear (affine), so the expectation of scores over a chance node is
-/// the score of the expected probability: an expectimax over these scores ranks moves
-/// exactly as one over the model's probabilities would. `p` is first clamped to `[0, 1]`,
-/// so a model that strays outside cannot produce a score in the terminal-sentinel range
-/// (inside `[0, 1]` the map stays exactly linear).
-#[inline]
-pub fn win_probability_to_score(p: f32) -> f32 {
-    SCORE_SCALE * (p.clamp(0.0, 1.0) - 0.5)
-}
 
 /// A position-value model (role `position-value`): the probability that each row's side to
 /// move wins, from the schema's features of that side (`Perspective::SideToMove`).

@@ -12,6 +12,7 @@ mod error;
 mod external_data;
 mod manifest;
 mod package;
+mod version;
 
 /// The methods a model type shares with every other: loading its package (of one role),
 /// the chunk size, and reading the package, manifest and schema back. `$t` is a struct
@@ -76,19 +77,19 @@ mod session_pool;
 pub use error::ModelError;
 pub use external_data::{external_tensors, ExternalTensor, WireError};
 pub use manifest::{
-    Calibration, Comparator, EngineRequirement, EngineVersion, Manifest, ManifestVersion,
-    RequirementError, Role, VersionError, DEFAULT_INPUT_NAME, DEFAULT_OUTPUT_NAME, ENGINE_VERSION,
-    SIDE_TO_MOVE,
+    Calibration, Manifest, ManifestVersion, Role, DEFAULT_INPUT_NAME, DEFAULT_OUTPUT_NAME,
+    ENGINE_VERSION, SIDE_TO_MOVE,
 };
 pub use package::{
     sha256_hex, ModelPackage, DATA_FILE, MANIFEST_FILE, MAX_DATA_BYTES, MAX_MANIFEST_BYTES,
     MAX_MODEL_BYTES, MODEL_FILE,
 };
+pub use version::{Comparator, EngineRequirement, EngineVersion, RequirementError, VersionError};
 
 #[cfg(feature = "onnx")]
 pub use collapse_model::CollapseModel;
 #[cfg(feature = "onnx")]
-pub use feature_model::{win_probability_to_score, FeatureModel, SCORE_SCALE};
+pub use feature_model::FeatureModel;
 #[cfg(feature = "onnx")]
 pub use inference::DEFAULT_CHUNK_SIZE;
 #[cfg(feature = "onnx")]

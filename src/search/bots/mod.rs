@@ -60,7 +60,7 @@ impl Choice {
     pub fn win(path: TurnPath) -> Choice {
         Choice {
             path: Some(path),
-            score: crate::search::TERMINAL_WIN_SCORE,
+            score: crate::eval::TERMINAL_WIN_SCORE,
             stats: None,
         }
     }

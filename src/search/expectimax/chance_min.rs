@@ -6,9 +6,10 @@
 use super::{Expectimax, NodeKind, NodeResult, Replies, Scratch, SearchError, Shared};
 use crate::board::{Dice, Position};
 use crate::eval::Material;
+use crate::eval::LOSS_VALUE;
 use crate::search::chance::{outcomes, ChanceMode, ChanceOutcome};
 use crate::search::tt::Bound;
-use crate::search::value::{strictly_below, LOSS_VALUE};
+use crate::search::value::strictly_below;
 
 /// How one roll of a MIN node came out.
 enum RollValue {

@@ -8,10 +8,10 @@ use super::{
 };
 use crate::batch::PositionBatch;
 use crate::board::Position;
+use crate::eval::TERMINAL_WIN_SCORE;
 use crate::eval::{BatchEvaluator, ChanceCollapse, Material};
 use crate::rules::{KeyMap, TurnPath};
 use crate::search::stats::RootSearchStats;
-use crate::search::value::TERMINAL_WIN_SCORE;
 use dicechess_kernels::Color;
 use rand_core::Rng;
 use rayon::prelude::*;

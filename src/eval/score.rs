@@ -1,0 +1,59 @@
+//! The one score axis every evaluator writes and the search reads (docs/search.md §4.1):
+//! centipawn-like values from the side to move's view, non-terminal scores within
+//! ±[`UPPER_SCORE_BOUND`], terminal values outside that range.
+//!
+//! Why one module: the bound is what keeps a leaf from outranking a king capture (a
+//! material sum reaches 20,000 and more after promotions), the win-probability scale maps a
+//! model's `[0, 1]` onto exactly that range, and the search's loss and win values sit just
+//! outside it. Three spellings of one number drift apart; here each is derived from the
+//! bound.
+
+/// Ceiling of non-terminal scores (and, negated, their floor): every evaluator clamps to
+/// `±UPPER_SCORE_BOUND`.
+pub const UPPER_SCORE_BOUND: f64 = 10_000.0;
+
+/// [`UPPER_SCORE_BOUND`] as the integer the centipawn evaluators clamp to.
+pub const UPPER_SCORE_BOUND_CP: i32 = UPPER_SCORE_BOUND as i32;
+
+/// A line in which the opponent captures our king: below every other score.
+pub const LOSS_VALUE: f64 = -1e9;
+
+/// An inner terminal win (our king capture at depth 3); just above the bound so the search's
+/// pruning bounds stay tight.
+pub const WIN_VALUE: f64 = UPPER_SCORE_BOUND + 1.0;
+
+/// The score reported for an immediate king capture at the root.
+pub const TERMINAL_WIN_SCORE: f64 = 2_147_483_647.0;
+
+/// Scale of the map from a win probability onto the axis: `p ∈ [0, 1]` ↦
+/// `[−UPPER_SCORE_BOUND, +UPPER_SCORE_BOUND]`.
+pub const SCORE_SCALE: f32 = 2.0 * UPPER_SCORE_BOUND as f32;
+
+/// A win probability `p` on the shared axis: `score = SCORE_SCALE · (p − 0.5)`, so
+/// `p = 0.5` ↦ 0 and `p ∈ [0, 1]` ↦ `[−10000, +10000]`, the non-terminal range. The map is
+/// affine, so the expectation of scores over a chance node is the score of the expected
+/// probability: an expectimax over these scores ranks moves exactly as one over the model's
+/// probabilities would. `p` is first clamped to `[0, 1]`, so a model that strays outside
+/// cannot produce a score in the terminal range (inside `[0, 1]` the map stays exactly
+/// linear).
+#[inline]
+pub fn win_probability_to_score(p: f32) -> f32 {
+    SCORE_SCALE * (p.clamp(0.0, 1.0) - 0.5)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_axis_is_derived_from_one_bound() {
+        assert_eq!(UPPER_SCORE_BOUND_CP, 10_000);
+        assert_eq!(SCORE_SCALE, 20_000.0);
+        assert_eq!(win_probability_to_score(1.0) as f64, UPPER_SCORE_BOUND);
+        assert_eq!(win_probability_to_score(0.0) as f64, -UPPER_SCORE_BOUND);
+        assert_eq!(win_probability_to_score(0.5), 0.0);
+        assert_eq!(win_probability_to_score(7.0), win_probability_to_score(1.0));
+        assert!(WIN_VALUE > UPPER_SCORE_BOUND && LOSS_VALUE < -UPPER_SCORE_BOUND);
+        assert!(TERMINAL_WIN_SCORE > WIN_VALUE);
+    }
+}
