@@ -34,6 +34,7 @@ mod lock;
 mod npy_out;
 mod parquet_out;
 mod parts;
+mod shard_file;
 mod shard_v0;
 
 pub use atomic::{is_temp_name, write_bytes, AtomicFile};
@@ -42,9 +43,10 @@ pub use lock::{lock_dir, DirLock, LockError};
 pub use npy_out::NpyWriter;
 pub use parquet_out::{Layout, ParquetRowsWriter, Rows};
 pub use parts::{fingerprint, read_record, PartInfo, PartsDir, RunRecord, RUN_FORMAT};
+pub use shard_file::write_v0_shard;
 pub use shard_v0::{
-    base_arrays, base_fields, footer, with_metadata, BASE_COLUMNS, PERSPECTIVE, SCHEMA_V0,
-    SCHEMA_V0_ENRICHED,
+    base_arrays, base_fields, footer, with_metadata, BaseRow, BaseRows, ShardRows, BASE_COLUMNS,
+    PERSPECTIVE, RULESET, SCHEMA_KEY, SCHEMA_V0, SCHEMA_V0_ENRICHED,
 };
 
 use std::path::PathBuf;

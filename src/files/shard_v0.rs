@@ -19,9 +19,10 @@
 //! | `result`  | Float32    | 1 the mover won, 0.5 draw, 0 the mover lost                  |
 //!
 //! None of the columns is nullable. Feature columns follow directly (the pipeline's enriched
-//! reader requires exactly the schema's columns after the six base columns).
+//! reader requires exactly the schema's columns after the six base columns). The rows of a
+//! shard are [`BaseRows`] (the base columns) beside a row-major feature matrix
+//! ([`ShardRows`]); `files::write_v0_shard` writes them as one file.
 
-pub use crate::selfplay::{BaseRow, BaseRows};
 use arrow_array::{ArrayRef, Float32Array, Int32Array, StringArray};
 use arrow_schema::{DataType, Field, Schema};
 use std::collections::HashMap;
@@ -37,8 +38,9 @@ pub const SCHEMA_V0: &str = "v0";
 /// writes it when its input is a v0 shard).
 pub const SCHEMA_V0_ENRICHED: &str = "v0-enriched";
 
-/// The rule set name the pipeline requires (`ruleset`).
-pub use crate::selfplay::RULESET;
+/// The rule set name the pipeline requires (`ruleset`), written into the Parquet footer and
+/// the self-play manifest: standard Dice Chess.
+pub const RULESET: &str = "standard-dicechess-v1";
 
 /// The only perspective (`perspective`): features and `result` are the mover's.
 pub const PERSPECTIVE: &str = "side-to-move";
@@ -102,4 +104,112 @@ pub fn base_arrays(rows: &BaseRows) -> Vec<ArrayRef> {
         Arc::new(StringArray::from_iter_values(&rows.side)),
         Arc::new(Float32Array::from(rows.result.clone())),
     ]
+}
+
+/// The six base columns of shard rows (schema v0), column-wise.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BaseRows {
+    /// Game id of each row.
+    pub game_id: Vec<String>,
+    /// Turn number within the game, from 1.
+    pub ply: Vec<i32>,
+    /// Six-field FEN of the position before the turn (no dice).
+    pub fen: Vec<String>,
+    /// The rolled dice, upper case for both sides.
+    pub dice: Vec<String>,
+    /// `w` or `b`: the side to move.
+    pub side: Vec<String>,
+    /// The game's result from the mover's view (1, 0.5, 0).
+    pub result: Vec<f32>,
+}
+
+/// One row of [`BaseRows`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct BaseRow {
+    /// The game's id.
+    pub game_id: String,
+    /// Turn number within the game, from 1.
+    pub ply: i32,
+    /// Six-field FEN of the position before the turn (no dice).
+    pub fen: String,
+    /// The rolled dice, upper case for both sides.
+    pub dice: String,
+    /// `w` or `b`: the side to move.
+    pub side: String,
+    /// The game's result from the mover's view (1, 0.5, 0).
+    pub result: f32,
+}
+
+impl BaseRows {
+    /// Append one row.
+    pub fn push(&mut self, row: BaseRow) {
+        self.game_id.push(row.game_id);
+        self.ply.push(row.ply);
+        self.fen.push(row.fen);
+        self.dice.push(row.dice);
+        self.side.push(row.side);
+        self.result.push(row.result);
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.ply.len()
+    }
+
+    /// Whether there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.ply.is_empty()
+    }
+
+    /// Append another batch's rows.
+    pub fn append(&mut self, mut o: BaseRows) {
+        self.game_id.append(&mut o.game_id);
+        self.ply.append(&mut o.ply);
+        self.fen.append(&mut o.fen);
+        self.dice.append(&mut o.dice);
+        self.side.append(&mut o.side);
+        self.result.append(&mut o.result);
+    }
+
+    /// Whether every column has the same length.
+    pub fn is_rectangular(&self) -> bool {
+        let n = self.len();
+        [
+            self.game_id.len(),
+            self.fen.len(),
+            self.dice.len(),
+            self.side.len(),
+            self.result.len(),
+        ]
+        .iter()
+        .all(|&l| l == n)
+    }
+}
+
+/// The rows of a v0 shard: the base columns and, row-major, the Float32 features of one
+/// schema (`features.len() == base.len() × width`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ShardRows {
+    /// The base columns.
+    pub base: BaseRows,
+    /// Row-major features.
+    pub features: Vec<f32>,
+}
+
+impl ShardRows {
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.base.len()
+    }
+
+    /// Whether there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.base.is_empty()
+    }
+
+    /// Append another batch's rows.
+    pub fn append(&mut self, mut o: ShardRows) {
+        self.base.append(o.base);
+        self.features.append(&mut o.features);
+    }
 }

@@ -8,11 +8,11 @@ use super::{
 use crate::batch::PositionBatch;
 use crate::board::Position;
 use crate::eval::features::Perspective;
+use crate::files::BaseRows;
 use crate::files::{fingerprint, read_record, PartInfo, PartsDir, RunRecord, RUN_FORMAT};
 use crate::files::{footer, SCHEMA_V0_ENRICHED};
 use crate::files::{Layout, OutputError, Rows, ENGINE_VERSION};
 use crate::files::{PositionReader, RawChunk};
-use crate::selfplay::BaseRows;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;

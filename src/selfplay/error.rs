@@ -107,14 +107,6 @@ pub enum SelfPlayError {
     /// A game's record does not serialise.
     #[error("{0}")]
     Record(serde_json::Error),
-    /// A game's training rows cannot be built.
-    #[error("game {index}: rows: {error}")]
-    Rows {
-        /// The game's index in the run.
-        index: u64,
-        /// What failed.
-        error: DfenError,
-    },
     /// Writing a shard's rows file failed.
     #[error("{0}")]
     Output(OutputError),
@@ -132,7 +124,6 @@ impl SelfPlayError {
                 | SelfPlayError::WriterPanicked
                 | SelfPlayError::Game { .. }
                 | SelfPlayError::Record(_)
-                | SelfPlayError::Rows { .. }
                 | SelfPlayError::Output(_)
         )
     }

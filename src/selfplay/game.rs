@@ -54,6 +54,10 @@ pub enum Ending {
 pub struct PlayedGame {
     /// The turns played (a turn lost on time is not among them).
     pub turns: Vec<TurnRecord>,
+    /// The position before each of [`PlayedGame::turns`], with the dice rolled for it: what
+    /// the mover saw (the training rows are built from these, not parsed back from the
+    /// record's DFEN).
+    pub rolled: Vec<Position>,
     /// Turns begun, the one lost on time included.
     pub played: u32,
     /// 1 White won, 0 draw, −1 Black won.
@@ -76,22 +80,38 @@ pub fn play_game(
     configs: (serde_json::Value, serde_json::Value),
 ) -> Result<GameRecord, SearchError> {
     let game = play(start, white, black, seed, limits, TimeControl::Untimed)?;
-    let termination = match game.ending {
-        Ending::Rules(t) => t,
-        // Untimed: no clock to run out.
-        Ending::TimeForfeit => Termination::TurnLimit,
-    };
-    Ok(GameRecord {
-        game_id,
-        initial_dfen: start.with_dice(Dice::EMPTY).to_dfen(),
-        turns: game.turns,
-        result: game.result,
-        termination,
-        white: configs.0,
-        black: configs.1,
-        seed,
-        limits: json!({ "halfmove": limits.halfmove, "turns": limits.turns }),
-    })
+    Ok(game.into_record(start, seed, limits, game_id, configs))
+}
+
+impl PlayedGame {
+    /// The game's record (the community's game-history shape) as [`play_game`] writes it:
+    /// `start` (its dice ignored), the game's `seed` and `limits`, its id and the two bots'
+    /// configurations. A time forfeit, which an untimed game never has, is recorded as the
+    /// turn limit.
+    pub fn into_record(
+        self,
+        start: &Position,
+        seed: u64,
+        limits: GameLimits,
+        game_id: String,
+        configs: (serde_json::Value, serde_json::Value),
+    ) -> GameRecord {
+        let termination = match self.ending {
+            Ending::Rules(t) => t,
+            Ending::TimeForfeit => Termination::TurnLimit,
+        };
+        GameRecord {
+            game_id,
+            initial_dfen: start.with_dice(Dice::EMPTY).to_dfen(),
+            turns: self.turns,
+            result: self.result,
+            termination,
+            white: configs.0,
+            black: configs.1,
+            seed,
+            limits: json!({ "halfmove": limits.halfmove, "turns": limits.turns }),
+        }
+    }
 }
 
 /// The game loop, for every kind of game: the dice and bot generators as [`play_game`]
@@ -113,6 +133,7 @@ pub fn play(
     let mut pos = start.with_dice(Dice::EMPTY);
     let mut game = PlayedGame {
         turns: Vec::new(),
+        rolled: Vec::new(),
         played: 0,
         result: 0,
         ending: Ending::Rules(Termination::TurnLimit),
@@ -151,6 +172,7 @@ pub fn play(
             moves,
             fen_after: next.to_dfen(),
         });
+        game.rolled.push(rolled);
         pos = next;
         if king {
             game.result = if mover == Color::White { 1 } else { -1 };

@@ -31,6 +31,7 @@ mod error;
 mod merge;
 #[cfg(feature = "files")]
 mod request;
+#[cfg(feature = "files")]
 mod rows;
 #[cfg(feature = "files")]
 mod run;
@@ -47,9 +48,8 @@ pub use request::{SelfPlayRequest, DEFAULT_BOT, DEFAULT_FEATURES, DEFAULT_SHARD_
 pub use config::{SelfPlayBot, SelfPlayConfig, SelfPlayProgress, SelfPlaySummary};
 #[cfg(feature = "files")]
 pub use error::SelfPlayError;
-pub use rows::{BaseRow, BaseRows};
 #[cfg(feature = "files")]
 pub use run::run_selfplay;
 pub use shards::{
-    Counts, ManifestError, RunManifest, ShardEntry, Slice, SliceError, MANIFEST_FORMAT, RULESET,
+    Counts, ManifestError, RunManifest, ShardEntry, Slice, SliceError, MANIFEST_FORMAT,
 };

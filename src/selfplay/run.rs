@@ -6,12 +6,13 @@
 //! each shard's games in index order, so shard files are byte-identical across thread
 //! counts.
 
-use super::rows::RowBatch;
-use super::shards::{RunManifest, MANIFEST_FORMAT, RULESET};
+use super::rows::game_rows;
+use super::shards::{RunManifest, MANIFEST_FORMAT};
 use super::writer::{Done, Writer};
 use super::{
-    game_seed, play_game, SelfPlayConfig, SelfPlayError, SelfPlayProgress, SelfPlaySummary,
+    game_seed, play, SelfPlayConfig, SelfPlayError, SelfPlayProgress, SelfPlaySummary, TimeControl,
 };
+use crate::files::RULESET;
 use crate::ENGINE_VERSION;
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -197,19 +198,26 @@ fn play_all(
 fn play_one(cfg: &SelfPlayConfig, index: u64) -> Result<Done, SelfPlayError> {
     let white = cfg.white.build()?;
     let black = cfg.black.build()?;
-    let record = play_game(
+    let seed = game_seed(cfg.seed, index);
+    let mut game = play(
         &cfg.start,
         white.as_ref(),
         black.as_ref(),
-        game_seed(cfg.seed, index),
+        seed,
+        cfg.limits,
+        TimeControl::Untimed,
+    )
+    .map_err(|error| SelfPlayError::Game { index, error })?;
+    let rolled = std::mem::take(&mut game.rolled);
+    let record = game.into_record(
+        &cfg.start,
+        seed,
         cfg.limits,
         format!("{}-{index}", cfg.seed),
         (cfg.white.config_json(), cfg.black.config_json()),
-    )
-    .map_err(|error| SelfPlayError::Game { index, error })?;
+    );
     let line = serde_json::to_string(&record).map_err(SelfPlayError::Record)?;
-    let rows = RowBatch::of_game(&record, cfg.schema)
-        .map_err(|error| SelfPlayError::Rows { index, error })?;
+    let rows = game_rows(&record, &rolled, cfg.schema);
     Ok(Done {
         index,
         line,

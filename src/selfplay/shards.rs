@@ -18,10 +18,6 @@ pub const MANIFEST_FORMAT: &str = "dicechess-selfplay-v1";
 /// The manifest's file name inside the output folder.
 pub const MANIFEST_NAME: &str = "manifest.json";
 
-/// The rule set written into the manifest and the Parquet footer (`ruleset`): the name the
-/// training pipeline's readers require for standard Dice Chess.
-pub const RULESET: &str = "standard-dicechess-v1";
-
 /// Largest `manifest.json` read (a run of a million shards fits in a few hundred MiB; the
 /// bound only stops a planted endless file).
 const MAX_MANIFEST_BYTES: u64 = 1 << 30;
@@ -411,7 +407,7 @@ pub struct RunManifest {
     pub format: String,
     /// The engine version that wrote it.
     pub engine_version: String,
-    /// [`RULESET`].
+    /// The rule set (`files::RULESET`).
     pub ruleset: String,
     /// The run seed.
     pub seed: u64,

@@ -2,9 +2,9 @@
 //! (games in index order, so its files do not depend on the thread count) as soon as all of
 //! its games are in, and the manifest is rewritten after each shard.
 
-use super::rows::{write_rows_parquet, RowBatch};
 use super::shards::{games_file, rows_file, sha256_file, Counts, RunManifest, ShardEntry};
 use super::{GameRecord, SelfPlayConfig, SelfPlayError};
+use crate::files::{write_v0_shard, ShardRows};
 use std::collections::BTreeMap;
 use std::io::Write;
 
@@ -13,7 +13,7 @@ pub(super) struct Done {
     pub(super) index: u64,
     pub(super) line: String,
     pub(super) record: GameRecord,
-    pub(super) rows: RowBatch,
+    pub(super) rows: ShardRows,
 }
 
 /// The writer thread's state: games buffered per shard until the shard is complete.
@@ -46,7 +46,7 @@ impl Writer<'_> {
     fn write_shard(&mut self, k: u64, games: BTreeMap<u64, Done>) -> Result<(), SelfPlayError> {
         let out = &self.cfg.out;
         let mut counts = Counts::default();
-        let mut rows = RowBatch::default();
+        let mut rows = ShardRows::default();
         let gpath = out.join(games_file(k));
         let mut gfile =
             crate::files::AtomicFile::create(&gpath).map_err(SelfPlayError::io(&gpath))?;
@@ -60,7 +60,9 @@ impl Writer<'_> {
         }
         gfile.commit().map_err(SelfPlayError::io(&gpath))?;
         let rpath = out.join(rows_file(k));
-        write_rows_parquet(&rpath, &rows, self.cfg.schema).map_err(SelfPlayError::Output)?;
+        let schema = self.cfg.schema;
+        write_v0_shard(&rpath, &rows, schema.id(), schema.columns())
+            .map_err(SelfPlayError::Output)?;
         let mut files = BTreeMap::new();
         for p in [&gpath, &rpath] {
             let sha = sha256_file(p).map_err(SelfPlayError::io(p))?;
