@@ -10,7 +10,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use dicechess::board::Position;
-use dicechess::search::bots::{bot_by_id, BotOptions};
+use dicechess::bots::{bot_by_id, BotOptions};
 use dicechess::search::ChanceMode;
 use dicechess::selfplay::{game_seed, play_game, validate_record, GameLimits, GameRecord};
 use rayon::prelude::*;

@@ -17,6 +17,7 @@
 
 pub mod batch;
 pub mod board;
+pub mod bots;
 pub mod digest;
 pub mod eval;
 #[cfg(feature = "files")]

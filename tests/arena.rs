@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
 use dicechess::board::Position;
+use dicechess::bots::{bot_by_id, BotOptions};
 use dicechess::rules::legal_paths;
-use dicechess::search::bots::{bot_by_id, BotOptions};
 use dicechess::selfplay::{
     elo_estimate, elo_from_score, expected_score, llr, pair_variance, pentanomial_bin, sprt_decide,
     sprt_score, SprtDecision, SprtParams,

@@ -5,12 +5,12 @@ mod common;
 
 use common::random_rolled;
 use dicechess::board::Position;
-use dicechess::kernels::Color;
-use dicechess::rules::legal_paths;
-use dicechess::search::bots::{
+use dicechess::bots::{
     bot_by_id, dead_draw, registry, win_probability, Bot, BotOptions, ExpectimaxBot, MonteCarloBot,
     OpeningBook, OpeningBookBot, Turn, BOT_IDS,
 };
+use dicechess::kernels::Color;
+use dicechess::rules::legal_paths;
 use dicechess::search::{equity, Expectimax, MonteCarloConfig, SearchConfig};
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -9,9 +9,9 @@
 
 use dicechess::batch::PositionBatch;
 use dicechess::board::Position;
+use dicechess::bots::{bot_by_id, BotBuildError, BotOptions};
 use dicechess::eval::onnx::{FeatureModel, PrerankModel};
 use dicechess::eval::{BatchEvaluator, Material};
-use dicechess::search::bots::{bot_by_id, BotBuildError, BotOptions};
 use dicechess::search::{Expectimax, SearchConfig};
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -6,8 +6,8 @@
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
 use dicechess::board::{Dice, Position};
+use dicechess::bots::BotOptions;
 use dicechess::rules::{legal_paths, parse_uci_path, play_turn, TurnTree};
-use dicechess::search::bots::BotOptions;
 use dicechess::serve::{proof, sign, spawn, verify, ServeConfig, ServerHandle, SignedWith};
 use dicechess::serve::{MAX_BODY_BYTES, MAX_INLINE_TREE_BYTES};
 use hmac::{Hmac, Mac};
@@ -873,8 +873,8 @@ async fn the_arena_plays_a_served_bot_with_every_turn_legal() {
         let id = url.clone();
         let served = ArenaBot::with_builder(&id, move || {
             dicechess::serve::WebhookBot::new(&url, SECRET)
-                .map(|b| Box::new(b) as Box<dyn dicechess::search::bots::Bot>)
-                .map_err(|e| dicechess::search::bots::BotBuildError::Webhook(Box::new(e)))
+                .map(|b| Box::new(b) as Box<dyn dicechess::bots::Bot>)
+                .map_err(|e| dicechess::bots::BotBuildError::Webhook(Box::new(e)))
         });
         let greedy = ArenaBot::new("greedy", BotOptions::default());
         run_match(&served, &greedy, &config, &|_| {})

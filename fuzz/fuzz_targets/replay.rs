@@ -18,7 +18,7 @@
 
 use dicechess::board::{Dice, Position};
 use dicechess::rules::legal_paths;
-use dicechess::search::bots::{bot_by_id, BotOptions};
+use dicechess::bots::{bot_by_id, BotOptions};
 use dicechess::selfplay::{play_game, validate_record_line, GameLimits, GameRecord, Termination};
 use libfuzzer_sys::fuzz_target;
 

@@ -18,7 +18,7 @@ mod positions;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ENGINE_VERSION", dicechess::files::ENGINE_VERSION)?;
     m.add("SCHEMA_IDS", dicechess::eval::features::SCHEMA_IDS.to_vec())?;
-    m.add("BOT_IDS", dicechess::search::bots::BOT_IDS.to_vec())?;
+    m.add("BOT_IDS", dicechess::bots::BOT_IDS.to_vec())?;
     m.add_function(wrap_pyfunction!(positions::legal_turns, m)?)?;
     m.add_function(wrap_pyfunction!(positions::feature_columns, m)?)?;
     m.add_function(wrap_pyfunction!(positions::features, m)?)?;

@@ -2,8 +2,8 @@
 
 use crate::errors::{dfen_error, runtime_error, selfplay_error, value_error};
 use dicechess::board::Position;
-use dicechess::search::bots::BotOptions;
-use dicechess::search::{decide, DecisionError, DecisionRequest};
+use dicechess::bots::BotOptions;
+use dicechess::bots::{decide, DecisionError, DecisionRequest};
 use dicechess::selfplay::RunManifest;
 use dicechess::selfplay::{merge_runs, run_selfplay, SelfPlayProgress, SelfPlayRequest};
 use pyo3::prelude::*;
@@ -42,9 +42,9 @@ pub fn bestmove(
             seed,
         };
         match decide(&pos, &req) {
-            Ok(v) => Ok(v.to_string()),
+            Ok(d) => serde_json::to_string(&d).map_err(|e| runtime_error(e.to_string())),
             Err(DecisionError::Bot(m)) => Err(value_error(format!("bot: {m}"))),
-            Err(DecisionError::Search(m)) => Err(runtime_error(m)),
+            Err(other) => Err(runtime_error(other.to_string())),
         }
     })
 }

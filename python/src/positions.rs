@@ -103,6 +103,6 @@ pub fn evaluate<'py>(
 pub fn probe(py: Python<'_>, dfen: &str) -> PyResult<String> {
     py.detach(|| {
         let pos = Position::from_dfen(dfen).map_err(dfen_error)?;
-        Ok(probe_report(&pos).to_string())
+        serde_json::to_string(&probe_report(&pos)).map_err(|e| runtime_error(e.to_string()))
     })
 }

@@ -2,7 +2,7 @@
 
 use super::CliError;
 use dicechess::board::Position;
-use dicechess::search::bots::{BotOptions, BOT_IDS};
+use dicechess::bots::{BotId, BotOptions, BOT_IDS};
 use dicechess::selfplay::{format_table, run_match, ArenaBot, ArenaConfig, TimeControl};
 use dicechess::selfplay::{ArenaReport, GameLimits, SprtParams};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -104,18 +104,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         ..BotOptions::default()
     };
     // A webhook URL is a bot too: its deliveries are signed with DICECHESS_WEBHOOK_SECRET.
-    let known = |id: &str| {
-        BOT_IDS.contains(&id.to_ascii_lowercase().as_str())
-            || id.eq_ignore_ascii_case("greedy-v2")
-            || id.starts_with("http://")
-    };
     for id in [&args.white, &args.black].into_iter().chain(&args.exclude) {
-        if !known(id) {
-            return Err(CliError::Input(format!(
-                "unknown bot {id:?}; known: {} (or a webhook URL http://host:port/api/webhook)",
-                BOT_IDS.join(", ")
-            )));
-        }
+        BotId::parse(id).map_err(|e| CliError::Input(e.to_string()))?;
     }
     let firsts: Vec<String> = if args.gauntlet {
         BOT_IDS
@@ -176,19 +166,19 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The arena's bot `id`: a webhook URL (its deliveries signed with the shared secret in
-/// `DICECHESS_WEBHOOK_SECRET`, read here: the library reads no environment) or a registry
-/// bot.
+/// The arena's bot `id` (checked by [`BotId::parse`]): a registry bot, or a webhook URL
+/// whose deliveries are signed with the shared secret in `DICECHESS_WEBHOOK_SECRET`, read
+/// here (the library reads no environment).
 fn arena_bot(id: &str, options: BotOptions) -> Result<ArenaBot, CliError> {
-    if !(id.starts_with("http://") || id.starts_with("https://")) {
-        return Ok(ArenaBot::new(id, options));
+    match BotId::parse(id).map_err(|e| CliError::Input(e.to_string()))? {
+        BotId::Registered(id) => Ok(ArenaBot::new(&id, options)),
+        BotId::Webhook(url) => webhook_bot(&url),
     }
-    webhook_bot(id)
 }
 
 #[cfg(feature = "serve")]
 fn webhook_bot(url: &str) -> Result<ArenaBot, CliError> {
-    use dicechess::search::bots::{Bot, BotBuildError};
+    use dicechess::bots::{Bot, BotBuildError};
     use dicechess::serve::WebhookBot;
     let secret = std::env::var("DICECHESS_WEBHOOK_SECRET").unwrap_or_default();
     let build = {

@@ -1,8 +1,8 @@
 //! `dicechess bestmove`: one decision by any bot, as JSON.
 
 use super::{rolled_position, CliError};
-use dicechess::search::bots::BotOptions;
-use dicechess::search::{decide, DecisionError, DecisionRequest};
+use dicechess::bots::BotOptions;
+use dicechess::bots::{decide, DecisionError, DecisionRequest};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -57,8 +57,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     };
     let report = decide(&pos, &req).map_err(|e| match e {
         DecisionError::Bot(m) => CliError::Input(format!("--bot: {m}")),
-        DecisionError::Search(m) => CliError::Other(anyhow::anyhow!("{m}")),
+        other => CliError::Other(other.into()),
     })?;
-    writeln!(out, "{report}")?;
+    let json = serde_json::to_string(&report).map_err(|e| CliError::Other(e.into()))?;
+    writeln!(out, "{json}")?;
     Ok(())
 }

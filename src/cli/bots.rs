@@ -1,7 +1,7 @@
 //! `dicechess bots`: the bot registry.
 
 use super::CliError;
-use dicechess::search::bots::registry;
+use dicechess::bots::registry;
 use std::io::Write;
 
 /// Arguments of `bots`.

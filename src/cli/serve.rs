@@ -1,7 +1,7 @@
 //! `dicechess serve`: the webhook bot server.
 
 use super::CliError;
-use dicechess::search::bots::BotOptions;
+use dicechess::bots::BotOptions;
 use dicechess::serve::{spawn, ServeConfig};
 use std::io::Write;
 use std::path::PathBuf;

@@ -25,6 +25,11 @@ pub const WIN_VALUE: f64 = UPPER_SCORE_BOUND + 1.0;
 /// The score reported for an immediate king capture at the root.
 pub const TERMINAL_WIN_SCORE: f64 = 2_147_483_647.0;
 
+// The order the search relies on, checked when the crate compiles: every non-terminal score
+// lies strictly between the loss and the inner win, and the root's win is above both.
+const _: () = assert!(LOSS_VALUE < -UPPER_SCORE_BOUND && WIN_VALUE > UPPER_SCORE_BOUND);
+const _: () = assert!(TERMINAL_WIN_SCORE > WIN_VALUE);
+
 /// Scale of the map from a win probability onto the axis: `p ∈ [0, 1]` ↦
 /// `[−UPPER_SCORE_BOUND, +UPPER_SCORE_BOUND]`.
 pub const SCORE_SCALE: f32 = 2.0 * UPPER_SCORE_BOUND as f32;
@@ -53,7 +58,5 @@ mod tests {
         assert_eq!(win_probability_to_score(0.0) as f64, -UPPER_SCORE_BOUND);
         assert_eq!(win_probability_to_score(0.5), 0.0);
         assert_eq!(win_probability_to_score(7.0), win_probability_to_score(1.0));
-        assert!(WIN_VALUE > UPPER_SCORE_BOUND && LOSS_VALUE < -UPPER_SCORE_BOUND);
-        assert!(TERMINAL_WIN_SCORE > WIN_VALUE);
     }
 }

@@ -33,6 +33,9 @@ pub use attackers::{attacker_types, availability_probability, available_rolls, t
 pub use diversity::{diversity_difference, piece_diversity, presence_mask};
 pub use mobility::{all_moves_count, mobility, Mobility};
 pub use pawns::{front_span, passed_pawns, PassedPawns};
-pub use report::probe_report;
+pub use report::{
+    probe_report, AdepClassReport, AdepReport, KingReport, MobilityReport, PassedPawnsReport,
+    ProbeReport, SideReport,
+};
 pub use safety::{attacked_squares, hanging_material, hanging_squares, king_attacked};
 pub use values::{PieceValues, MATERIAL_VALUES};

@@ -77,9 +77,6 @@ pub enum SearchError {
     /// An evaluator failed.
     #[error(transparent)]
     Eval(#[from] EvalError),
-    /// A remote (webhook) bot failed or answered an illegal turn.
-    #[error("remote bot: {0}")]
-    Remote(String),
 }
 
 /// One root candidate as the search left it.

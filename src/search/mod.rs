@@ -1,10 +1,7 @@
-//! Search: the transposition table, the time manager (and, built on them, expectimax,
-//! Monte-Carlo equity and the bots).
+//! Search: expectimax over leaf batches, the transposition table, Monte-Carlo equity and
+//! the time manager (the bots built on them are one floor up, in `crate::bots`).
 
-pub mod bots;
-mod bounded;
 mod chance;
-mod decision;
 mod expectimax;
 mod montecarlo;
 mod stats;
@@ -12,12 +9,7 @@ mod time;
 mod tt;
 mod value;
 
-pub use bounded::{
-    choose_bounded, fallback_path, root_budget, Bounded, BoundedError, MAX_ROOT_UNITS,
-    MIN_ROOT_UNITS, ROOT_UNITS_PER_MS,
-};
 pub use chance::{outcomes, rolls_by_weight, ChanceMode, ChanceOutcome};
-pub use decision::{decide, DecisionError, DecisionRequest};
 pub use expectimax::{
     transformed_root_alpha, CandidateReport, Expectimax, SearchConfig, SearchError, SearchResult,
 };

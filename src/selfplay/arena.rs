@@ -10,8 +10,7 @@ use super::sprt::{
 };
 use super::think::{ThinkSummary, ThinkTime, TimedBot};
 use crate::board::Position;
-use crate::search::bots::{bot_by_id, Bot, BotBuildError, BotOptions};
-use crate::search::SearchError;
+use crate::bots::{bot_by_id, Bot, BotBuildError, BotError, BotOptions};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::Arc;
@@ -109,7 +108,7 @@ pub fn play_timed_game(
     seed: u64,
     limits: GameLimits,
     time: TimeControl,
-) -> Result<GameOutcome, SearchError> {
+) -> Result<GameOutcome, BotError> {
     let game = play(start, white, black, seed, limits, time)?;
     Ok(GameOutcome {
         result: game.result,
@@ -178,9 +177,9 @@ pub enum ArenaError {
     /// A bot could not be built.
     #[error(transparent)]
     Bot(#[from] BotBuildError),
-    /// A bot's search failed.
+    /// A bot could not choose a turn.
     #[error(transparent)]
-    Search(#[from] SearchError),
+    Play(#[from] BotError),
 }
 
 /// A match's result from the first bot's view.

@@ -3,8 +3,8 @@
 use super::shards::{Counts, Slice};
 use super::{GameLimits, SelfPlayError};
 use crate::board::Position;
+use crate::bots::{bot_by_id, Bot, BotOptions};
 use crate::eval::features::FeatureSchema;
-use crate::search::bots::{bot_by_id, Bot, BotOptions};
 use serde_json::json;
 use std::path::PathBuf;
 

@@ -3,11 +3,10 @@
 
 use super::shards::{ManifestError, SliceError};
 use crate::board::DfenError;
+use crate::bots::{BotBuildError, BotError};
 use crate::eval::features::UnknownSchema;
 use crate::files::LockError;
 use crate::files::OutputError;
-use crate::search::bots::BotBuildError;
-use crate::search::SearchError;
 use std::path::PathBuf;
 
 /// Why a run failed.
@@ -102,7 +101,7 @@ pub enum SelfPlayError {
         /// The game's index in the run.
         index: u64,
         /// What failed.
-        error: SearchError,
+        error: BotError,
     },
     /// A game's record does not serialise.
     #[error("{0}")]

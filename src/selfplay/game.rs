@@ -3,9 +3,8 @@
 use super::clock::{GameClock, TimeControl};
 use super::record::{GameRecord, Termination, TurnRecord};
 use crate::board::{Dice, Position};
+use crate::bots::{Bot, BotError, Turn};
 use crate::rules::roll_faces;
-use crate::search::bots::{Bot, Turn};
-use crate::search::SearchError;
 use dicechess_kernels::Color;
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -78,7 +77,7 @@ pub fn play_game(
     limits: GameLimits,
     game_id: String,
     configs: (serde_json::Value, serde_json::Value),
-) -> Result<GameRecord, SearchError> {
+) -> Result<GameRecord, BotError> {
     let game = play(start, white, black, seed, limits, TimeControl::Untimed)?;
     Ok(game.into_record(start, seed, limits, game_id, configs))
 }
@@ -123,7 +122,7 @@ pub fn play(
     seed: u64,
     limits: GameLimits,
     time: TimeControl,
-) -> Result<PlayedGame, SearchError> {
+) -> Result<PlayedGame, BotError> {
     let mut dice_rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut bot_rngs = [
         Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x5748_4954_4500_0000),

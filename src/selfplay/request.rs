@@ -6,8 +6,8 @@
 use super::shards::Slice;
 use super::{GameLimits, SelfPlayBot, SelfPlayConfig, SelfPlayError};
 use crate::board::Position;
+use crate::bots::BotOptions;
 use crate::eval::features;
-use crate::search::bots::BotOptions;
 use std::path::PathBuf;
 
 /// The default bot of both sides.

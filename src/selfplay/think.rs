@@ -4,8 +4,7 @@
 //! is limited by it).
 
 use crate::board::Position;
-use crate::search::bots::{Bot, BotInfo, Choice, DrawDoublePolicy, Turn};
-use crate::search::SearchError;
+use crate::bots::{Bot, BotError, BotInfo, Choice, DrawDoublePolicy, Turn};
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 // `std::time::Instant` natively; the wasm32 build's clock too (Cargo.toml).
@@ -83,7 +82,7 @@ impl Bot for TimedBot<'_> {
         self.inner.info()
     }
 
-    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
+    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, BotError> {
         let began = Instant::now();
         let choice = self.inner.choose(pos, turn);
         let us = began.elapsed().as_micros() as u64;

@@ -10,9 +10,8 @@ use super::wire::{
     ServerTimeControl, TurnAnswer,
 };
 use crate::board::Position;
+use crate::bots::{Bot, BotError, BotInfo, Choice, Turn};
 use crate::rules::legal_paths;
-use crate::search::bots::{Bot, BotInfo, Choice, Turn};
-use crate::search::SearchError;
 use dicechess_kernels::Color;
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -292,9 +291,8 @@ impl Bot for WebhookBot {
         }
     }
 
-    fn choose(&self, pos: &Position, _turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
-        self.ask(pos)
-            .map_err(|e| SearchError::Remote(e.to_string()))
+    fn choose(&self, pos: &Position, _turn: &mut Turn<'_>) -> Result<Choice, BotError> {
+        self.ask(pos).map_err(|e| BotError::Remote(Box::new(e)))
     }
 }
 

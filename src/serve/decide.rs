@@ -10,11 +10,10 @@ use super::wire::{
 };
 use super::{auth, App, LogFields, MAX_LEGACY_NONCE_BYTES};
 use crate::board::Position;
-use crate::rules::{Budget, Budgeted, TurnGenerator};
-use crate::search::bots::Turn;
-use crate::search::{
-    choose_bounded, fallback_path, root_budget, Bounded, BoundedError, MIN_ROOT_UNITS,
+use crate::bots::{
+    choose_bounded, fallback_path, root_budget, Bounded, BoundedError, Turn, MIN_ROOT_UNITS,
 };
+use crate::rules::{Budget, Budgeted, TurnGenerator};
 use dicechess_kernels::Color;
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -374,7 +373,7 @@ fn quick_fallback(pos: &Position) -> Result<Bounded, EngineFailure> {
     };
     match fallback_path(pos, &paths) {
         Some(path) => Ok(Bounded::Fallback {
-            choice: crate::search::bots::Choice {
+            choice: crate::bots::Choice {
                 path: Some(path),
                 score: 0.0,
                 stats: None,
@@ -383,7 +382,7 @@ fn quick_fallback(pos: &Position) -> Result<Bounded, EngineFailure> {
             sure_paths: paths.len(),
         }),
         None if !budget.is_exhausted() => Ok(Bounded::Fallback {
-            choice: crate::search::bots::Choice {
+            choice: crate::bots::Choice {
                 path: None,
                 score: 0.0,
                 stats: None,

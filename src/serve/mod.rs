@@ -20,7 +20,7 @@ mod wire;
 
 pub use client::{ClientError, WebhookBot, MAX_ANSWER_BYTES};
 
-use crate::search::bots::{bot_by_id, Bot, BotBuildError, BotOptions};
+use crate::bots::{bot_by_id, Bot, BotBuildError, BotOptions};
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode};

@@ -2,8 +2,8 @@
 
 use crate::js::{field_error, rolled_position, to_js, Options, MAX_SAFE_INTEGER};
 use dicechess::rules::MoveKind;
-use dicechess::search::bots::{bot_by_id, registry, BotOptions, Turn};
-use dicechess::search::{choose_bounded, root_budget, Bounded};
+use dicechess::bots::{bot_by_id, registry, BotOptions, Turn};
+use dicechess::bots::{choose_bounded, root_budget, Bounded};
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;

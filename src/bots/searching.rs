@@ -1,11 +1,11 @@
 //! The searching bots: expectimax (material or model leaves) and Monte-Carlo.
 
-use super::{Bot, BotInfo, Choice, DrawDoublePolicy, Turn};
+use super::{Bot, BotError, BotInfo, Choice, DrawDoublePolicy, Turn};
 use crate::board::Position;
 use crate::eval::Material;
 use crate::rules::legal_paths;
-use crate::search::montecarlo::{equity, MonteCarloConfig};
-use crate::search::{Expectimax, SearchError};
+use crate::search::Expectimax;
+use crate::search::{equity, MonteCarloConfig};
 use dicechess_kernels::Color;
 use rand_core::Rng;
 
@@ -36,7 +36,7 @@ impl Bot for ExpectimaxBot {
     /// depth 3 under the same deadline and play its answer if every candidate it selected
     /// was resolved (none abandoned at the deadline) — the deepest completed answer.
     /// Without a deadline only `search` runs, so untimed play stays reproducible.
-    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
+    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, BotError> {
         let started = web_time::Instant::now();
         let r = self.search.search(pos, turn.deadline, turn.rng)?;
         let mut choice = Choice {
@@ -102,7 +102,7 @@ impl Bot for MonteCarloBot {
         }
     }
 
-    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
+    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, BotError> {
         let paths = legal_paths(pos);
         if let Some(forced) = Choice::forced(&paths) {
             return Ok(forced);

@@ -9,8 +9,7 @@
 //! bot's own enumeration costs about the same again (at most the share of the think time
 //! given here), and when it does not, the bot is never called.
 
-use super::bots::{first_shortest_win, Bot, Choice, Turn};
-use super::SearchError;
+use super::{first_shortest_win, Bot, BotError, Choice, Turn};
 use crate::board::Position;
 use crate::eval::Material;
 use crate::rules::{Budget, Budgeted, TurnGenerator, TurnPath};
@@ -90,7 +89,7 @@ pub enum BoundedError {
     },
     /// The bot failed.
     #[error(transparent)]
-    Search(#[from] SearchError),
+    Bot(#[from] BotError),
 }
 
 /// Let `bot` choose for `pos` if the root enumeration fits `budget`, else play the fallback.
@@ -143,8 +142,8 @@ pub fn fallback_path(pos: &Position, paths: &[TurnPath]) -> Option<TurnPath> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bots::{bot_by_id, BotOptions};
     use crate::rules::legal_paths;
-    use crate::search::bots::{bot_by_id, BotOptions};
     use rand_xoshiro::rand_core::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
 

@@ -1,10 +1,9 @@
 //! The opening-book decorator (docs/search.md §9).
 
-use super::{first_shortest_win, Bot, BotInfo, Choice, DrawDoublePolicy, Turn};
+use super::{first_shortest_win, Bot, BotError, BotInfo, Choice, DrawDoublePolicy, Turn};
 use crate::board::{dice_key, normalized_fen, Position};
 use crate::eval::Material;
 use crate::rules::legal_paths;
-use crate::search::SearchError;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -114,7 +113,7 @@ impl Bot for OpeningBookBot {
         }
     }
 
-    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
+    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, BotError> {
         let paths = legal_paths(pos);
         if let Some(win) = first_shortest_win(&paths) {
             return Ok(Choice::win(win));

@@ -1,10 +1,9 @@
 //! The one-ply bots: random, random-king-capture, checkmate-aware and the greedy family.
 
-use super::{exposed, Bot, BotInfo, Choice, DrawDoublePolicy, Turn};
+use super::{exposed, Bot, BotError, BotInfo, Choice, DrawDoublePolicy, Turn};
 use crate::board::Position;
 use crate::eval::{aggressive_score, king_safety, Material};
 use crate::rules::{legal_paths, TurnPath};
-use crate::search::SearchError;
 use rand_core::Rng;
 
 fn pick<T: Copy>(items: &[T], turn: &mut Turn<'_>) -> T {
@@ -29,7 +28,7 @@ impl Bot for RandomBot {
         info("random", "Random", 1, "plays a uniformly random legal turn")
     }
 
-    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
+    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, BotError> {
         let paths = legal_paths(pos);
         if paths.is_empty() {
             return Ok(Choice::pass());
@@ -62,7 +61,7 @@ impl Bot for RandomKingCapture {
         )
     }
 
-    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
+    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, BotError> {
         let paths = legal_paths(pos);
         if paths.is_empty() {
             return Ok(Choice::pass());
@@ -93,7 +92,7 @@ impl Bot for CheckmateAware {
         )
     }
 
-    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
+    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, BotError> {
         let paths = legal_paths(pos);
         if paths.is_empty() {
             return Ok(Choice::pass());
@@ -163,7 +162,7 @@ impl Bot for Greedy {
         }
     }
 
-    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError> {
+    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, BotError> {
         let paths = legal_paths(pos);
         if let Some(forced) = Choice::forced(&paths) {
             return Ok(forced);

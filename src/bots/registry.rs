@@ -53,6 +53,15 @@ pub enum BotBuildError {
         /// The id asked for.
         id: String,
     },
+    /// Neither a registered id nor a webhook URL (where a served bot may stand, [`BotId`]).
+    #[error(
+        "unknown bot {id:?}; known: {} (or a webhook URL http://host:port/api/webhook)",
+        BOT_IDS.join(", ")
+    )]
+    UnknownOrUrl {
+        /// The text given.
+        id: String,
+    },
     /// The bot needs a model and none was given.
     #[error("bot {id:?} needs a model package (--model DIR)")]
     NeedsModel {
@@ -148,6 +157,39 @@ fn expectimax_with(
             ),
         },
     }))
+}
+
+/// Whether `id` (case-insensitive) names a registered bot; `greedy-v2` is the community's
+/// name of `cautious-greedy`.
+pub fn is_registered(id: &str) -> bool {
+    let lower = id.to_ascii_lowercase();
+    BOT_IDS.contains(&lower.as_str()) || lower == "greedy-v2"
+}
+
+/// A bot as a user names it where a served bot may stand too (the arena's `--white`,
+/// `--black`, `--exclude`): a registered id or the URL of a webhook bot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BotId {
+    /// A registered bot, the id as given (case-insensitive, [`is_registered`]).
+    Registered(String),
+    /// A bot served over the webhook protocol at this `http://` URL.
+    Webhook(String),
+}
+
+impl BotId {
+    /// A registered id, or an `http://` URL (a webhook bot); anything else is
+    /// [`BotBuildError::UnknownOrUrl`], naming the known ids.
+    pub fn parse(text: &str) -> Result<BotId, BotBuildError> {
+        if text.starts_with("http://") {
+            Ok(BotId::Webhook(text.to_owned()))
+        } else if is_registered(text) {
+            Ok(BotId::Registered(text.to_owned()))
+        } else {
+            Err(BotBuildError::UnknownOrUrl {
+                id: text.to_owned(),
+            })
+        }
+    }
 }
 
 /// Build the bot `id` (case-insensitive) with `opts`; wrapped with the opening book when

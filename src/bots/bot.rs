@@ -1,21 +1,10 @@
-//! Every bot a user can pick, behind one trait and one registry (docs/search.md §2).
+//! The one trait every bot implements ([`Bot`]), what it is asked with ([`Turn`]) and what
+//! it answers ([`Choice`]), and the bot's registry entry ([`BotInfo`]).
 
-mod book;
-mod heuristic;
-mod policy;
-mod registry;
-mod searching;
-
-pub use book::{BookError, OpeningBook, OpeningBookBot};
-pub use heuristic::{CheckmateAware, Greedy, GreedyTerms, RandomBot, RandomKingCapture};
-pub use policy::{dead_draw, win_probability, DrawDoublePolicy};
-pub use registry::{bot_by_id, registry, BotBuildError, BotOptions, BOT_IDS};
-pub use searching::{ExpectimaxBot, MonteCarloBot, DEEPEN_TIME_RATIO};
-
-use super::stats::RootSearchStats;
-use super::SearchError;
+use super::{BotError, DrawDoublePolicy};
 use crate::board::Position;
 use crate::rules::TurnPath;
+use crate::search::RootSearchStats;
 use dicechess_kernels::Color;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
@@ -89,7 +78,7 @@ pub trait Bot: Send + Sync {
     fn info(&self) -> BotInfo;
 
     /// Choose a legal turn for the rolled position (`None` only for a forced pass).
-    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, SearchError>;
+    fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, BotError>;
 
     /// Draw and doubling decisions (default: never offer, never accept a draw; take a double
     /// when the logistic win probability exceeds 0.25).

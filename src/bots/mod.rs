@@ -1,0 +1,31 @@
+//! Bots: every player a user can pick, behind one trait ([`Bot`]) and one registry
+//! ([`bot_by_id`], docs/search.md §2), built on the search and the evaluators below them;
+//! the bounded root check every outside decision goes through ([`choose_bounded`]) and the
+//! one-decision call of `dicechess bestmove` ([`decide`]).
+
+mod book;
+mod bot;
+mod bounded;
+mod decision;
+mod error;
+mod heuristic;
+mod policy;
+mod registry;
+mod searching;
+
+pub use book::{BookError, OpeningBook, OpeningBookBot};
+pub(crate) use bot::exposed;
+pub use bot::{first_shortest_win, Bot, BotInfo, Choice, Turn};
+pub use bounded::{
+    choose_bounded, fallback_path, root_budget, Bounded, BoundedError, MAX_ROOT_UNITS,
+    MIN_ROOT_UNITS, ROOT_UNITS_PER_MS,
+};
+pub use decision::{decide, Decision, DecisionError, DecisionRequest, RootBudgetReport};
+pub use error::BotError;
+pub use heuristic::{CheckmateAware, Greedy, GreedyTerms, RandomBot, RandomKingCapture};
+pub use policy::{dead_draw, win_probability, DrawDoublePolicy};
+pub use registry::{
+    bot_by_id, is_registered, registry, BotBuildError, BotId, BotOptions, BEST_CANDIDATE_LIMIT,
+    BOT_IDS,
+};
+pub use searching::{ExpectimaxBot, MonteCarloBot, DEEPEN_TIME_RATIO};
