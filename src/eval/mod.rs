@@ -12,8 +12,8 @@ pub use bot_terms::{aggressive_score, king_safety, BotEvaluator, BotTerms, KING_
 pub use dice_aware::{DiceAware, DiceAwareWeights};
 pub use material::{material_kernels, Material, MaterialKernel};
 pub use score::{
-    win_probability_to_score, LOSS_VALUE, SCORE_SCALE, TERMINAL_WIN_SCORE, UPPER_SCORE_BOUND,
-    UPPER_SCORE_BOUND_CP, WIN_VALUE,
+    score_to_win_probability, win_probability_to_score, LOSS_VALUE, SCORE_SCALE,
+    TERMINAL_WIN_SCORE, UPPER_SCORE_BOUND, UPPER_SCORE_BOUND_CP, WIN_VALUE,
 };
 
 use crate::batch::{LeafBatch, PositionBatch};

@@ -46,6 +46,17 @@ pub fn win_probability_to_score(p: f32) -> f32 {
     SCORE_SCALE * (p.clamp(0.0, 1.0) - 0.5)
 }
 
+/// The inverse of [`win_probability_to_score`] on the non-terminal range: `p = 0.5 +
+/// score / SCORE_SCALE`, clamped to `[0, 1]`. A label in the evaluator's scale becomes a win
+/// probability by this map (docs/labels.md): exact for a model's leaves, whose scores are
+/// `win_probability_to_score(p)`; for material and dice-aware leaves it is a rescaling of the
+/// score, with the king captures at exactly 1 and 0. Affine, so it maps the expectation of
+/// scores to the expectation of probabilities.
+#[inline]
+pub fn score_to_win_probability(score: f64) -> f64 {
+    (0.5 + score / SCORE_SCALE as f64).clamp(0.0, 1.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,5 +69,12 @@ mod tests {
         assert_eq!(win_probability_to_score(0.0) as f64, -UPPER_SCORE_BOUND);
         assert_eq!(win_probability_to_score(0.5), 0.0);
         assert_eq!(win_probability_to_score(7.0), win_probability_to_score(1.0));
+        for p in [0.0f32, 0.125, 0.5, 0.75, 1.0] {
+            let back = score_to_win_probability(win_probability_to_score(p) as f64);
+            assert!((back - p as f64).abs() < 1e-7, "{p} -> {back}");
+        }
+        assert_eq!(score_to_win_probability(UPPER_SCORE_BOUND), 1.0);
+        assert_eq!(score_to_win_probability(-UPPER_SCORE_BOUND), 0.0);
+        assert_eq!(score_to_win_probability(-2e9), 0.0);
     }
 }

@@ -3,6 +3,7 @@
 
 mod chance;
 mod expectimax;
+mod label;
 mod montecarlo;
 mod stats;
 mod time;
@@ -12,6 +13,10 @@ mod value;
 pub use chance::{outcomes, rolls_by_weight, ChanceMode, ChanceOutcome};
 pub use expectimax::{
     transformed_root_alpha, CandidateReport, Expectimax, SearchConfig, SearchError, SearchResult,
+};
+pub use label::{
+    default_work_units, roll_dice, CandidateLabel, LabelError, LabelKind, Labeller, PerRoll, TopK,
+    Work, EXPANSION_UNITS, LABEL_LOSS, LABEL_WIN,
 };
 pub use montecarlo::{equity, EquityEstimate, MonteCarloConfig};
 pub use stats::RootSearchStats;
