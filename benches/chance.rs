@@ -8,6 +8,8 @@
 //! -march=native, measured on this machine class and quoted in issue #13) is printed to stderr.
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -16,29 +18,13 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use dicechess::board::Position;
 use dicechess::rules::{expand_all_rolls, EndStates, RollOutcome, RollSets, TurnGenerator, ROLLS};
 
-/// (name, FEN, the peer's µs for all rolls).
-const POSITIONS: [(&str, &str, f64); 5] = [
-    (
-        "start",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        2688.0,
-    ),
-    (
-        "kiwipete",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        25195.0,
-    ),
-    (
-        "endgame",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        326.0,
-    ),
-    (
-        "castling",
-        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
-        2224.0,
-    ),
-    ("promotion", "k7/4P3/8/8/8/8/8/4K3 w - - 0 1", 127.0),
+/// The peer's µs for all rolls of each benchmark position.
+const PEER_US: [(&str, f64); 5] = [
+    ("start", 2688.0),
+    ("kiwipete", 25195.0),
+    ("endgame", 326.0),
+    ("castling", 2224.0),
+    ("promotion", 127.0),
 ];
 
 /// Every roll's answer per roll; returns the number of positions (to keep the work alive).
@@ -108,12 +94,12 @@ fn bench_chance(c: &mut Criterion) {
     let mut gen = TurnGenerator::new();
     let mut sets = RollSets::new();
     let mut out = Vec::new();
-    let positions: Vec<(&str, Position, f64)> = POSITIONS
-        .iter()
+    let positions: Vec<(&str, Position, f64)> = common::positions_with(PEER_US)
+        .into_iter()
         .map(|(name, fen, peer)| {
             let pos = Position::from_dfen(fen).expect("valid benchmark FEN");
             check(name, &pos, &mut gen, &mut sets);
-            (*name, pos, *peer)
+            (name, pos, peer)
         })
         .collect();
 
@@ -145,16 +131,9 @@ fn bench_chance(c: &mut Criterion) {
     group.finish();
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(20)
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = common::criterion(Duration::from_secs(1), Duration::from_secs(2), 20);
     targets = bench_chance
 }
 criterion_main!(benches);

@@ -13,6 +13,8 @@
 //! 56 rolls' legal paths.
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
+mod common;
+
 use criterion::{
     criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
 };
@@ -83,13 +85,6 @@ fn plain_king_rolls(p: &Position, defender: Color) -> u32 {
         .sum()
 }
 
-fn pool(threads: usize) -> ThreadPool {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("rayon pool")
-}
-
 /// Panic unless the batch output in `pool` equals `extract_row` row by row.
 fn check(s: &dyn FeatureSchema, positions: &[Position], batch: &PositionBatch, pool: &ThreadPool) {
     let got = pool.install(|| s.extract(batch, Perspective::SideToMove));
@@ -137,7 +132,7 @@ fn rows_per_cpu_second(
 fn bench(c: &mut Criterion) {
     let positions = random_play_positions(ROWS);
     let batch = PositionBatch::from_positions(&positions);
-    let pools = [(1usize, pool(1)), (2, pool(2))];
+    let pools = common::pools();
     for s in all_schemas() {
         for (_, p) in &pools {
             check(*s, &positions, &batch, p);
@@ -194,9 +189,7 @@ fn bench(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(2));
+    config = common::criterion(Duration::from_secs(1), Duration::from_secs(2), 100);
     targets = bench
 }
 criterion_main!(benches);

@@ -2,6 +2,9 @@
 //! searches, each a depth-first turn walk that stops at the first king capture).
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
+mod common;
+
+use common::POSITIONS;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use dicechess::board::{Dice, Position};
 use dicechess::kernels::Color;
@@ -9,23 +12,6 @@ use dicechess::probe::{king_capture_rolls, queen_capture_rolls};
 use dicechess::rules::{TurnGenerator, ROLLS};
 use std::hint::black_box;
 use std::time::Duration;
-
-const POSITIONS: [(&str, &str); 5] = [
-    (
-        "start",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    ),
-    (
-        "kiwipete",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    ),
-    ("endgame", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
-    (
-        "castling",
-        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
-    ),
-    ("promotion", "k7/4P3/8/8/8/8/8/4K3 w - - 0 1"),
-];
 
 /// The plain per-roll search: for each of the 56 multisets, does some legal path of the
 /// attacker capture a king? (King captures are always legal, so the first one found decides.)
@@ -70,10 +56,7 @@ fn bench(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(1))
-        .sample_size(20);
+    config = common::criterion(Duration::from_millis(500), Duration::from_secs(1), 20);
     targets = bench
 }
 criterion_main!(benches);

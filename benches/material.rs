@@ -4,6 +4,8 @@
 //! Asserts equal results before timing.
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
+mod common;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use dicechess::batch::PositionBatch;
 use dicechess::board::Position;
@@ -55,11 +57,7 @@ fn bench(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("material");
     g.throughput(Throughput::Elements(rows.len() as u64));
-    for threads in [1usize, 2] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("pool");
+    for (threads, pool) in common::pools() {
         g.bench_function(BenchmarkId::new("batch_columns", threads), |b| {
             b.iter(|| pool.install(|| Material.evaluate(black_box(&batch), &mut batch_out)))
         });
@@ -71,26 +69,11 @@ fn bench(c: &mut Criterion) {
     let mut kernel_out = vec![0f32; rows.len()];
     for &(name, kernel) in material_kernels() {
         let (white, black) = (batch.by_color()[0], &batch.by_color()[1]);
-        kernel(
-            by_type,
-            white,
-            black,
-            batch.side(),
-            &values,
-            &mut kernel_out,
-        );
+        let run = |out: &mut [f32]| kernel(by_type, white, black, batch.side(), &values, out);
+        run(&mut kernel_out);
         assert_eq!(kernel_out, row_out, "{name} kernel and rows must agree");
         g.bench_function(BenchmarkId::new(format!("batch_columns_{name}"), 1), |b| {
-            b.iter(|| {
-                kernel(
-                    by_type,
-                    white,
-                    black,
-                    batch.side(),
-                    &values,
-                    black_box(&mut kernel_out),
-                )
-            })
+            b.iter(|| run(black_box(&mut kernel_out)))
         });
     }
     let mut out = vec![0i32; rows.len()];
@@ -106,10 +89,7 @@ fn bench(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(20);
+    config = common::criterion(Duration::from_millis(500), Duration::from_secs(2), 20);
     targets = bench
 }
 criterion_main!(benches);

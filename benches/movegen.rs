@@ -14,6 +14,7 @@
 //! known perft(1) values.
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
+mod common;
 #[path = "../tests/reference/mod.rs"]
 mod reference;
 
@@ -29,7 +30,7 @@ use shakmaty::{CastlingMode, Chess, Position as _};
 /// All six piece types (bit `face − 1`).
 const ALL_TYPES: u8 = 0x3f;
 
-/// The benchmark positions: (name, FEN, shakmaty's legal move count = chess perft(1)).
+/// Shakmaty's legal move count (chess perft(1)) of each benchmark position.
 ///
 /// start, Kiwipete and the endgame are the published perft(1) values (20, 48, 14). The
 /// castling and promotion counts are counted by hand, and there legality equals
@@ -39,27 +40,15 @@ const ALL_TYPES: u8 = 0x3f;
 /// * castling: 16 pawn moves + rook a1–b1/c1/d1 (3) + rook h1–g1/f1 (2) + king d1/f1 (2) +
 ///   both castlings (2) = 25;
 /// * promotion: e7–e8 with four promotion pieces (4) + king d1/f1/d2/e2/f2 (5) = 9.
-const POSITIONS: [(&str, &str, usize); 5] = [
-    (
-        "start",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        20,
-    ),
-    (
-        "kiwipete",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        48,
-    ),
-    ("endgame", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 14),
-    (
-        "castling",
-        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
-        25,
-    ),
-    ("promotion", "k7/4P3/8/8/8/8/8/4K3 w - - 0 1", 9),
+const PERFT1: [(&str, usize); 5] = [
+    ("start", 20),
+    ("kiwipete", 48),
+    ("endgame", 14),
+    ("castling", 25),
+    ("promotion", 9),
 ];
 
-/// Positions where chess legality equals pseudo-legality (see [`POSITIONS`]).
+/// Positions where chess legality equals pseudo-legality (see [`PERFT1`]).
 const LEGAL_IS_PSEUDO: [&str; 2] = ["castling", "promotion"];
 
 /// Our pseudo-legal count, via `count`.
@@ -92,7 +81,7 @@ fn bench_movegen(c: &mut Criterion) {
         "{:<10} {:>9} {:>9} {:>9}",
         "movegen", "reference", "ours", "shakmaty"
     );
-    for (name, fen, known) in POSITIONS {
+    for (name, fen, known) in common::positions_with(PERFT1) {
         // Setup and checks, outside any timing.
         let pos = Position::from_dfen(fen).expect("valid benchmark FEN");
         let chess: Chess = fen
@@ -141,16 +130,9 @@ fn bench_movegen(c: &mut Criterion) {
     }
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(30)
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = common::criterion(Duration::from_secs(1), Duration::from_secs(2), 30);
     targets = bench_movegen
 }
 criterion_main!(benches);

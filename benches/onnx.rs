@@ -4,6 +4,8 @@
 //! (tests/fixtures/models/generate.py). Needs the ONNX Runtime: `bash .ci/install-onnxruntime`.
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
+mod common;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use dicechess::batch::PositionBatch;
 use dicechess::board::Position;
@@ -61,11 +63,7 @@ fn bench(c: &mut Criterion) {
         .iter()
         .map(|f| Position::from_dfen(f).expect("bench FEN"))
         .collect();
-    for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("rayon pool");
+    for (threads, pool) in common::pools() {
         let mut g = c.benchmark_group(format!("onnx/feature_model/{threads}_threads"));
         for rows in [1usize, 64, 1024, 4096] {
             let chosen: Vec<Position> = (0..rows).map(|i| positions[i % positions.len()]).collect();
@@ -113,10 +111,7 @@ fn bench(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(20);
+    config = common::criterion(Duration::from_millis(500), Duration::from_secs(2), 20);
     targets = bench
 }
 criterion_main!(benches);

@@ -15,9 +15,10 @@
 //! Before timing, every result is checked: mobility against the slow reference
 //! (tests/reference/mod.rs, `pseudo_moves` per face), attacker types and hanging squares
 //! against per-square `Position::attackers` queries, passed pawns and diversity against the
-//! values counted by hand in [`POSITIONS`].
+//! values counted by hand in [`HAND_COUNTED`].
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
+mod common;
 #[path = "../tests/reference/mod.rs"]
 mod reference;
 
@@ -33,8 +34,8 @@ use dicechess::probe::{
 };
 use dicechess::rules::generate;
 
-/// A benchmark position and the values counted by hand: (name, FEN, White's and Black's
-/// (passed-pawn count, max rank), White's and Black's PDI).
+/// The values counted by hand on each benchmark position: White's and Black's (passed-pawn
+/// count, max rank), White's and Black's PDI.
 ///
 /// * start, castling: no pawn is passed (every file is blocked); PDI 5/5 and 2/2 (P, R).
 /// * Kiwipete: every pawn has an enemy pawn ahead on its own or an adjacent file
@@ -42,38 +43,13 @@ use dicechess::rules::generate;
 ///   the rest blocked by the pawns in front); PDI 5/5.
 /// * endgame: b5–c7, e2–d6/f4, g2–f4; c7–b5, d6–e2, f4–e2/g2: none passed; PDI 2/2 (P, R).
 /// * promotion: e7 is passed, 6 ranks from White's back rank; Black has only a king.
-type Expected = (&'static str, &'static str, [(u32, u32); 2], [u32; 2]);
-const POSITIONS: [Expected; 5] = [
-    (
-        "start",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        [(0, 0), (0, 0)],
-        [5, 5],
-    ),
-    (
-        "kiwipete",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        [(0, 0), (0, 0)],
-        [5, 5],
-    ),
-    (
-        "endgame",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        [(0, 0), (0, 0)],
-        [2, 2],
-    ),
-    (
-        "castling",
-        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
-        [(0, 0), (0, 0)],
-        [2, 2],
-    ),
-    (
-        "promotion",
-        "k7/4P3/8/8/8/8/8/4K3 w - - 0 1",
-        [(1, 6), (0, 0)],
-        [1, 0],
-    ),
+type Expected = ([(u32, u32); 2], [u32; 2]);
+const HAND_COUNTED: [(&str, Expected); 5] = [
+    ("start", ([(0, 0), (0, 0)], [5, 5])),
+    ("kiwipete", ([(0, 0), (0, 0)], [5, 5])),
+    ("endgame", ([(0, 0), (0, 0)], [2, 2])),
+    ("castling", ([(0, 0), (0, 0)], [2, 2])),
+    ("promotion", ([(1, 6), (0, 0)], [1, 0])),
 ];
 
 fn king_square(pos: &Position, color: Color) -> Square {
@@ -153,7 +129,7 @@ fn bench_probe(c: &mut Criterion) {
         "{:<10} {:>22} {:>22} {:>7} {:>5} {:>5} {:>5}",
         "position", "mobility W", "mobility B", "passed", "pdi", "hang", "kings"
     );
-    for (name, fen, passed, pdi) in POSITIONS {
+    for (name, fen, (passed, pdi)) in common::positions_with(HAND_COUNTED) {
         let pos = Position::from_dfen(fen).expect("valid benchmark FEN");
         check(name, fen, &pos, passed, pdi);
         let (wk, bk) = (
@@ -238,16 +214,9 @@ fn bench_probe(c: &mut Criterion) {
     }
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(30)
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = common::criterion(Duration::from_secs(1), Duration::from_secs(2), 30);
     targets = bench_probe
 }
 criterion_main!(benches);

@@ -9,15 +9,17 @@
 //! each value asserted equal to the exact unpruned per-roll search first.
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
+mod common;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use dicechess::board::Position;
 use dicechess::eval::{BatchEvaluator, Material};
-use dicechess::search::{ChanceMode, Expectimax, SearchConfig, TranspositionTable};
+use dicechess::search::{ChanceMode, Expectimax, SearchConfig, SearchResult, TranspositionTable};
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::hint::black_box;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const POSITIONS: [(&str, &str); 5] = [
     (
@@ -53,6 +55,13 @@ fn config(parallel: bool, chance: ChanceMode) -> SearchConfig {
     }
 }
 
+/// One decision of `search` from `pos` (seed 0, no deadline).
+fn decide(search: &Expectimax, pos: &Position) -> SearchResult {
+    search
+        .search(pos, None, &mut Xoshiro256PlusPlus::seed_from_u64(0))
+        .expect("search")
+}
+
 /// Time one decision of `search` on `pool` as benchmark `threads/<threads>` of `group`.
 fn time_decision(
     group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
@@ -76,12 +85,7 @@ fn time_decision(
 
 fn bench(c: &mut Criterion) {
     let leaf: Arc<dyn BatchEvaluator> = Arc::new(Material);
-    let pools = [1usize, 2].map(|n| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .expect("pool")
-    });
+    let pools = common::pools();
     for (name, dfen) in POSITIONS {
         let pos = Position::from_dfen(dfen).expect("benchmark DFEN");
         // The result first: pruned, parallel search = exact search.
@@ -94,22 +98,14 @@ fn bench(c: &mut Criterion) {
             },
             leaf.clone(),
         )
-        .expect("config")
-        .search(&pos, None, &mut Xoshiro256PlusPlus::seed_from_u64(0))
-        .expect("search");
-        for (mode, chance) in [
-            ("per-roll", ChanceMode::Adep),
-            ("shared", ChanceMode::Shared),
-        ] {
+        .expect("config");
+        let exact = decide(&exact, &pos);
+        for (mode, chance) in common::CHANCE_MODES {
             let mut group = c.benchmark_group(format!("search_d2_k24/{name}/{mode}"));
-            for (threads, pool) in [1, 2].iter().zip(&pools) {
+            for (threads, pool) in &pools {
                 let search =
                     Expectimax::new(config(*threads > 1, chance), leaf.clone()).expect("config");
-                let r = pool
-                    .install(|| {
-                        search.search(&pos, None, &mut Xoshiro256PlusPlus::seed_from_u64(0))
-                    })
-                    .expect("search");
+                let r = pool.install(|| decide(&search, &pos));
                 assert_eq!(
                     r.score, exact.score,
                     "{name}: pruned search must equal the exact one"
@@ -119,13 +115,7 @@ fn bench(c: &mut Criterion) {
                 let with_tt = Expectimax::new(config(*threads > 1, chance), leaf.clone())
                     .expect("config")
                     .with_table(tt.clone());
-                let t = Instant::now();
-                let r = pool
-                    .install(|| {
-                        with_tt.search(&pos, None, &mut Xoshiro256PlusPlus::seed_from_u64(0))
-                    })
-                    .expect("search");
-                let secs = t.elapsed().as_secs_f64();
+                let (r, secs) = common::timed(|| pool.install(|| decide(&with_tt, &pos)));
                 assert_eq!(r.score, exact.score);
                 let s = r.stats;
                 eprintln!(
@@ -137,7 +127,7 @@ fn bench(c: &mut Criterion) {
                 tt.stats().hit_rate(),
                 {
                     let before = tt.stats();
-                    let _ = pool.install(|| with_tt.search(&pos, None, &mut Xoshiro256PlusPlus::seed_from_u64(0)));
+                    pool.install(|| decide(&with_tt, &pos));
                     let after = tt.stats();
                     (after.hits - before.hits) as f64 / (after.probes - before.probes).max(1) as f64
                 },
@@ -160,12 +150,7 @@ const D3_POSITIONS: [(&str, &str); 2] = [
 
 fn bench_d3(c: &mut Criterion) {
     let leaf: Arc<dyn BatchEvaluator> = Arc::new(Material);
-    let pools = [1usize, 2].map(|n| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .expect("pool")
-    });
+    let pools = common::pools();
     let d3 = |parallel: bool, chance: ChanceMode, pruning: bool| SearchConfig {
         depth: 3,
         candidate_limit: 8,
@@ -174,25 +159,15 @@ fn bench_d3(c: &mut Criterion) {
     };
     for (name, dfen) in D3_POSITIONS {
         let pos = Position::from_dfen(dfen).expect("benchmark DFEN");
-        let exact = Expectimax::new(d3(false, ChanceMode::Rolls, false), leaf.clone())
-            .expect("config")
-            .search(&pos, None, &mut Xoshiro256PlusPlus::seed_from_u64(0))
-            .expect("search");
-        for (mode, chance) in [
-            ("per-roll", ChanceMode::Adep),
-            ("shared", ChanceMode::Shared),
-        ] {
+        let exact =
+            Expectimax::new(d3(false, ChanceMode::Rolls, false), leaf.clone()).expect("config");
+        let exact = decide(&exact, &pos);
+        for (mode, chance) in common::CHANCE_MODES {
             let mut group = c.benchmark_group(format!("search_d3_k8/{name}/{mode}"));
-            for (threads, pool) in [1, 2].iter().zip(&pools) {
+            for (threads, pool) in &pools {
                 let search =
                     Expectimax::new(d3(*threads > 1, chance, true), leaf.clone()).expect("config");
-                let t = Instant::now();
-                let r = pool
-                    .install(|| {
-                        search.search(&pos, None, &mut Xoshiro256PlusPlus::seed_from_u64(0))
-                    })
-                    .expect("search");
-                let secs = t.elapsed().as_secs_f64();
+                let (r, secs) = common::timed(|| pool.install(|| decide(&search, &pos)));
                 let tol = 1e-9 * exact.score.abs().max(1.0);
                 assert!(
                     (r.score - exact.score).abs() <= tol,
@@ -217,10 +192,7 @@ fn bench_d3(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(3))
-        .sample_size(10);
+    config = common::criterion(Duration::from_millis(500), Duration::from_secs(3), 10);
     targets = bench, bench_d3
 }
 criterion_main!(benches);

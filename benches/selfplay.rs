@@ -8,13 +8,15 @@
 //! (`validate_record`), and a quick games/s line per form is printed to stderr.
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
+mod common;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use dicechess::board::Position;
 use dicechess::bots::{bot_by_id, BotOptions};
 use dicechess::search::ChanceMode;
 use dicechess::selfplay::{game_seed, play_game, validate_record, GameLimits, GameRecord};
 use rayon::prelude::*;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const GAMES: u64 = 8;
 const RUN_SEED: u64 = 7;
@@ -53,26 +55,16 @@ fn run(chance: ChanceMode) -> usize {
 }
 
 fn bench(c: &mut Criterion) {
-    let pools = [1usize, 2].map(|n| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .expect("pool")
-    });
-    for (mode, chance) in [
-        ("per-roll", ChanceMode::Adep),
-        ("shared", ChanceMode::Shared),
-    ] {
+    let pools = common::pools();
+    for (mode, chance) in common::CHANCE_MODES {
         for k in 0..GAMES {
             let record = game(k, chance);
             validate_record(&record)
                 .unwrap_or_else(|e| panic!("{mode}: game {k} is not legal: {}", e.describe(0)));
         }
         let mut group = c.benchmark_group(format!("selfplay/{mode}"));
-        for (threads, pool) in [1, 2].iter().zip(&pools) {
-            let t = Instant::now();
-            let turns = pool.install(|| run(chance));
-            let secs = t.elapsed().as_secs_f64();
+        for (threads, pool) in &pools {
+            let (turns, secs) = common::timed(|| pool.install(|| run(chance)));
             eprintln!(
                 "selfplay expectimax vs expectimax {mode:8} {threads}T: {:6.2} games/s, {:7.1} turns/s ({GAMES} games, {turns} turns, {secs:.2} s)",
                 GAMES as f64 / secs,
@@ -88,10 +80,7 @@ fn bench(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .warm_up_time(Duration::from_millis(100))
-        .measurement_time(Duration::from_secs(5))
-        .sample_size(10);
+    config = common::criterion(Duration::from_millis(100), Duration::from_secs(5), 10);
     targets = bench
 }
 criterion_main!(benches);

@@ -6,33 +6,17 @@
 //! implementation in tests/reference/mod.rs, and a table of path counts is printed to stderr.
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
+mod common;
 #[path = "../tests/reference/mod.rs"]
 mod reference;
 
 use std::hint::black_box;
 use std::time::Duration;
 
+use common::POSITIONS;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use dicechess::board::{Dice, Position};
 use dicechess::rules::{TurnGenerator, TurnPath};
-
-/// The benchmark positions: (name, FEN without a dice field).
-const POSITIONS: [(&str, &str); 5] = [
-    (
-        "start",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    ),
-    (
-        "kiwipete",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    ),
-    ("endgame", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
-    (
-        "castling",
-        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
-    ),
-    ("promotion", "k7/4P3/8/8/8/8/8/4K3 w - - 0 1"),
-];
 
 /// The rolls, as White's DFEN dice letters.
 const ROLLS: [&str; 5] = ["PNB", "RQK", "PPP", "KRN", "QQQ"];
@@ -116,16 +100,9 @@ fn bench_turns(c: &mut Criterion) {
     group.finish();
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(30)
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = common::criterion(Duration::from_secs(1), Duration::from_secs(2), 30);
     targets = bench_turns
 }
 criterion_main!(benches);

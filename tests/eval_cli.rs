@@ -3,10 +3,13 @@
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 #![cfg(feature = "files")]
 
+mod common;
+
 use arrow_array::cast::AsArray;
 use arrow_array::types::Float32Type;
 use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema};
+use common::temp_dir;
 use dicechess::board::Position;
 use dicechess::eval::features::{schema, FeatureSchema};
 use dicechess::eval::Material;
@@ -17,7 +20,7 @@ use parquet::arrow::ArrowWriter;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 
@@ -30,28 +33,6 @@ const SCHEMA: &str = "rich-9-v1";
 const BAD_LINE: u64 = 8;
 
 /// A fresh empty folder under the system's temporary folder, removed when dropped.
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn temp_dir(name: &str) -> Scratch {
-    let d = std::env::temp_dir().join(format!("dicechess-eval-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("create temp dir");
-    Scratch(d)
-}
-
 fn dicechess(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dicechess"))
         .args(args)

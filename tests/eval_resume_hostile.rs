@@ -5,23 +5,11 @@
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 #![cfg(feature = "files")]
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::temp_dir;
+use std::path::Path;
 use std::process::{Command, Output};
-
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn temp_dir(name: &str) -> Scratch {
-    let d = std::env::temp_dir().join(format!("dicechess-evalh-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    Scratch(d)
-}
 
 fn eval(input: &Path, out: &Path, extra: &[&str]) -> Output {
     let mut args = vec![
@@ -63,7 +51,7 @@ fn input(path: &Path, lines: usize, line: &str) {
 #[test]
 fn a_same_size_edit_in_the_middle_refuses_the_resume() {
     let d = temp_dir("middle");
-    let (inp, out) = (d.0.join("in.dfen"), d.0.join("out.parquet"));
+    let (inp, out) = (d.join("in.dfen"), d.join("out.parquet"));
     // 3.4 MB: more than the first and last MiB a sampling fingerprint would hash.
     input(&inp, 100_000, A);
     let o = eval(&inp, &out, &["--chunk-rows", "20000"]);
@@ -86,10 +74,10 @@ fn a_same_size_edit_in_the_middle_refuses_the_resume() {
 #[test]
 fn a_part_whose_bytes_changed_is_computed_again() {
     let d = temp_dir("checksum");
-    let (ia, ib) = (d.0.join("a.dfen"), d.0.join("b.dfen"));
+    let (ia, ib) = (d.join("a.dfen"), d.join("b.dfen"));
     input(&ia, 8, A);
     input(&ib, 8, B);
-    let (oa, ob) = (d.0.join("a.parquet"), d.0.join("b.parquet"));
+    let (oa, ob) = (d.join("a.parquet"), d.join("b.parquet"));
     for (i, o) in [(&ia, &oa), (&ib, &ob)] {
         let r = eval(i, o, &["--chunk-rows", "4"]);
         assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
@@ -108,7 +96,7 @@ fn a_part_whose_bytes_changed_is_computed_again() {
         stderr(&r)
     );
     // Byte for byte the output of an uninterrupted run.
-    let fresh = d.0.join("fresh.parquet");
+    let fresh = d.join("fresh.parquet");
     let r = eval(&ia, &fresh, &["--skip-bad", "--chunk-rows", "4"]);
     assert!(r.status.success(), "{}", stderr(&r));
     assert_eq!(std::fs::read(&oa).unwrap(), std::fs::read(&fresh).unwrap());
@@ -117,7 +105,7 @@ fn a_part_whose_bytes_changed_is_computed_again() {
 #[test]
 fn two_runs_on_one_output_refuse_cleanly() {
     let d = temp_dir("lock");
-    let (inp, out) = (d.0.join("in.dfen"), d.0.join("out.parquet"));
+    let (inp, out) = (d.join("in.dfen"), d.join("out.parquet"));
     input(&inp, 8, A);
     let parts = out.with_extension("parquet.parts");
     std::fs::create_dir_all(&parts).unwrap();

@@ -510,6 +510,7 @@ fn fixture_manifests_carry_the_real_digests() {
 #[cfg(feature = "onnx")]
 mod models {
     use super::*;
+    use crate::common::{temp_dir, Scratch};
     use dicechess::batch::PositionBatch;
     use dicechess::board::Position;
     use dicechess::eval::features::Perspective;
@@ -517,7 +518,6 @@ mod models {
     use dicechess::eval::win_probability_to_score;
     use dicechess::eval::BatchEvaluator;
     use dicechess::kernels::{Color, PieceType};
-    use std::sync::atomic::{AtomicUsize, Ordering};
 
     // ---------------------------------------------------------------------------------------
     // Fixtures and hand computation.
@@ -831,21 +831,14 @@ mod models {
     // ---------------------------------------------------------------------------------------
     // Broken packages: each refused with a message naming the field.
 
-    static TEMP: AtomicUsize = AtomicUsize::new(0);
-
     /// A copy of a fixture package in a fresh temp folder, its manifest edited by `edit` and
     /// its model bytes by `edit_model`.
     fn variant(
         base: &str,
         edit: impl FnOnce(&mut serde_json::Map<String, Value>),
         edit_model: impl FnOnce(&mut Vec<u8>),
-    ) -> PathBuf {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-            "onnx-{}-{}",
-            std::process::id(),
-            TEMP.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
+    ) -> Scratch {
+        let dir = temp_dir("onnx-variant");
         let mut model = std::fs::read(fixture(base).join("model.onnx")).unwrap();
         edit_model(&mut model);
         let mut manifest: Value =

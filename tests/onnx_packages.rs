@@ -9,6 +9,9 @@
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 #![cfg(feature = "onnx")]
 
+mod common;
+
+use common::temp_dir;
 use dicechess::batch::PositionBatch;
 use dicechess::board::Position;
 use dicechess::eval::onnx::{FeatureModel, ModelError};
@@ -22,21 +25,6 @@ fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/models")
         .join(name)
-}
-
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn temp_dir(name: &str) -> Scratch {
-    let d = std::env::temp_dir().join(format!("dicechess-pkg-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    Scratch(d)
 }
 
 /// A copy of a fixture package in `dir`, with `edit` applied to its manifest.
@@ -90,18 +78,18 @@ fn external_weights_load_from_the_package_folder_and_match_the_embedded_model() 
 #[test]
 fn eval_from_another_working_directory_uses_the_packages_side_file() {
     let d = temp_dir("cwd");
-    let input = d.0.join("in.dfen");
+    let input = d.join("in.dfen");
     std::fs::write(&input, POSITIONS.join("\n")).unwrap();
     let run = |pkg: &str, out: &str| {
         let o = Command::new(env!("CARGO_BIN_EXE_dicechess"))
-            .current_dir(&d.0)
+            .current_dir(d.path())
             .args(["eval", "in.dfen", "--model"])
             .arg(fixture(pkg))
             .args(["--out", out])
             .output()
             .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        std::fs::read(d.0.join(out)).unwrap()
+        std::fs::read(d.join(out)).unwrap()
     };
     let a = run("external-material7", "a.npy");
     let b = run("linear-material7", "b.npy");
@@ -111,7 +99,7 @@ fn eval_from_another_working_directory_uses_the_packages_side_file() {
 #[test]
 fn external_data_outside_the_manifest_or_elsewhere_is_refused_with_the_fix() {
     let d = temp_dir("undeclared");
-    let pkg = copy_package("external-material7", &d.0, |m| {
+    let pkg = copy_package("external-material7", d.path(), |m| {
         m.as_object_mut().unwrap().remove("modelDataSha256");
     });
     let actual =
@@ -128,13 +116,13 @@ fn external_data_outside_the_manifest_or_elsewhere_is_refused_with_the_fix() {
     );
     assert!(msg.contains("re-export"), "{msg}");
 
-    let pkg = copy_package("external-material7", &d.0.join("wrong"), |m| {
+    let pkg = copy_package("external-material7", &d.join("wrong"), |m| {
         m["modelDataSha256"] = Value::from("0".repeat(64));
     });
     let e = load_err(&pkg);
     assert!(matches!(e, ModelError::DataDigest { .. }), "{e}");
 
-    let pkg = copy_package("external-material7", &d.0.join("missing"), |_| {});
+    let pkg = copy_package("external-material7", &d.join("missing"), |_| {});
     std::fs::remove_file(pkg.join("model.onnx.data")).unwrap();
     let e = load_err(&pkg);
     assert!(e.to_string().contains("model.onnx.data"), "{e}");
@@ -149,7 +137,7 @@ fn external_data_outside_the_manifest_or_elsewhere_is_refused_with_the_fix() {
 fn a_package_file_linked_to_dev_zero_fails_at_once() {
     let d = temp_dir("devzero");
     for file in ["model.onnx", "manifest.json", "model.onnx.data"] {
-        let pkg = copy_package("external-material7", &d.0.join(file), |_| {});
+        let pkg = copy_package("external-material7", &d.join(file), |_| {});
         std::fs::remove_file(pkg.join(file)).unwrap();
         std::os::unix::fs::symlink("/dev/zero", pkg.join(file)).unwrap();
         let t = Instant::now();
@@ -163,7 +151,7 @@ fn a_package_file_linked_to_dev_zero_fails_at_once() {
         assert!(e.to_string().contains(file), "{e}");
     }
     // A named pipe with no writer: opening it to read would wait forever.
-    let pkg = copy_package("linear-material7", &d.0.join("fifo"), |_| {});
+    let pkg = copy_package("linear-material7", &d.join("fifo"), |_| {});
     std::fs::remove_file(pkg.join("model.onnx")).unwrap();
     let made = Command::new("mkfifo").arg(pkg.join("model.onnx")).status();
     assert!(made.is_ok_and(|s| s.success()), "mkfifo failed");
@@ -182,11 +170,11 @@ fn the_runtime_is_never_loaded_from_the_working_directory() {
     let d = temp_dir("planted");
     // A "library" planted where the old search looked: the working directory's .tools and
     // the working directory itself.
-    let tools = d.0.join(dicechess::eval::onnx::RUNTIME_RELATIVE_PATH);
+    let tools = d.join(dicechess::eval::onnx::RUNTIME_RELATIVE_PATH);
     std::fs::create_dir_all(tools.parent().unwrap()).unwrap();
     std::fs::write(&tools, b"not a library").unwrap();
-    std::fs::write(d.0.join(dicechess::eval::onnx::RUNTIME_FILE_NAME), b"x").unwrap();
-    std::fs::write(d.0.join("in.dfen"), POSITIONS[0]).unwrap();
+    std::fs::write(d.join(dicechess::eval::onnx::RUNTIME_FILE_NAME), b"x").unwrap();
+    std::fs::write(d.join("in.dfen"), POSITIONS[0]).unwrap();
     let exe_dir = Path::new(env!("CARGO_BIN_EXE_dicechess")).parent().unwrap();
     assert!(
         !exe_dir
@@ -195,7 +183,7 @@ fn the_runtime_is_never_loaded_from_the_working_directory() {
         "this test needs no library beside the executable"
     );
     let o = Command::new(env!("CARGO_BIN_EXE_dicechess"))
-        .current_dir(&d.0)
+        .current_dir(d.path())
         .env_remove("ORT_DYLIB_PATH")
         .args(["eval", "in.dfen", "--model"])
         .arg(fixture("linear-material7"))
@@ -206,7 +194,7 @@ fn the_runtime_is_never_loaded_from_the_working_directory() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("ONNX Runtime not available"), "{err}");
     assert!(
-        !err.contains(d.0.to_str().unwrap()),
+        !err.contains(d.to_str().unwrap()),
         "tried the working directory: {err}"
     );
     assert!(err.contains(exe_dir.to_str().unwrap()), "{err}");

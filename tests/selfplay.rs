@@ -3,22 +3,17 @@
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 #![cfg(feature = "files")]
 
+mod common;
+
+use common::temp_dir;
 use dicechess::board::{Dice, Position};
 use dicechess::rules::{parse_uci_path, play_turn};
 use dicechess::selfplay::GameRecord;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-/// A fresh temporary folder for one test.
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dicechess-selfplay-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// Run the binary; returns (status code, stderr).
 fn dicechess(args: &[&str]) -> (i32, String) {
@@ -106,19 +101,18 @@ fn manifest(dir: &Path) -> Value {
 
 #[test]
 fn same_seed_same_files_on_one_and_two_threads() {
-    let d = temp("threads");
+    let d = temp_dir("threads");
     let (a, b) = (d.join("t1"), d.join("t2"));
     selfplay(&a, 7, &["--threads", "1"]);
     selfplay(&b, 7, &["--threads", "2"]);
     assert_same_files(&a, &b);
     assert_eq!(games(&a).len(), 7);
     assert_eq!(files(&a).len(), 4 * 2 + 1);
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[test]
 fn interrupted_runs_resume_to_the_uninterrupted_files() {
-    let d = temp("resume");
+    let d = temp_dir("resume");
     let full = d.join("full");
     selfplay(&full, 6, &[]);
 
@@ -159,12 +153,11 @@ fn interrupted_runs_resume_to_the_uninterrupted_files() {
     ]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("different self-play run"), "{err}");
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[test]
 fn slices_merge_into_the_full_run() {
-    let d = temp("slices");
+    let d = temp_dir("slices");
     let full = d.join("full");
     selfplay(&full, 7, &[]);
     let (s0, s1, merged) = (d.join("s0"), d.join("s1"), d.join("merged"));
@@ -203,7 +196,6 @@ fn slices_merge_into_the_full_run() {
     ]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("different runs"), "{err}");
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 fn sha256(path: &Path) -> String {
@@ -215,7 +207,7 @@ fn sha256(path: &Path) -> String {
 
 #[test]
 fn records_replay_rows_agree_and_digests_match() {
-    let d = temp("records");
+    let d = temp_dir("records");
     let out = d.join("run");
     selfplay(&out, 8, &["--features", "kcp-13"]);
 
@@ -368,5 +360,4 @@ fn records_replay_rows_agree_and_digests_match() {
         }
     }
     assert_eq!(rows, games.iter().map(|g| g.turns.len()).sum::<usize>());
-    let _ = std::fs::remove_dir_all(&d);
 }

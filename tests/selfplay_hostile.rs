@@ -5,17 +5,13 @@
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 #![cfg(feature = "files")]
 
+mod common;
+
+use common::temp_dir;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dicechess-hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 fn dicechess(args: &[&str]) -> (i32, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_dicechess"))
@@ -90,7 +86,7 @@ fn merge(dirs: &[&Path], out: &Path) -> (i32, String) {
 
 #[test]
 fn merge_writes_nothing_outside_out_for_a_traversing_name() {
-    let d = temp("traversal");
+    let d = temp_dir("traversal");
     // The source of `../victim.sh` is beside the slices; its target would be beside --out.
     let (s0, s1, out) = (d.join("s0"), d.join("s1"), d.join("deep").join("merged"));
     assert_eq!(selfplay(&s0, Some("0/2")).0, 0);
@@ -106,12 +102,11 @@ fn merge_writes_nothing_outside_out_for_a_traversing_name() {
     // Nothing was written beside --out, and --out holds no run.
     assert!(!d.join("deep").join("victim.sh").exists());
     assert!(!out.join("manifest.json").exists());
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[test]
 fn resume_never_deletes_a_file_the_manifest_names_outside_the_folder() {
-    let d = temp("precious");
+    let d = temp_dir("precious");
     let run = d.join("run");
     assert_eq!(selfplay(&run, None).0, 0);
     let precious = d.join("precious.txt");
@@ -121,12 +116,11 @@ fn resume_never_deletes_a_file_the_manifest_names_outside_the_folder() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("../precious.txt"), "{err}");
     assert_eq!(std::fs::read(&precious).unwrap(), b"keep me");
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[test]
 fn a_device_entry_is_refused_at_once() {
-    let d = temp("devzero");
+    let d = temp_dir("devzero");
     let (s0, out) = (d.join("s0"), d.join("merged"));
     assert_eq!(selfplay(&s0, None).0, 0);
     list_foreign_name(&s0, "/dev/zero");
@@ -158,12 +152,11 @@ fn a_device_entry_is_refused_at_once() {
             t.elapsed()
         );
     }
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[test]
 fn merge_checks_indices_counts_and_the_copied_bytes() {
-    let d = temp("counts");
+    let d = temp_dir("counts");
     let s0 = d.join("s0");
     assert_eq!(selfplay(&s0, None).0, 0);
     let pristine = read_manifest(&s0);
@@ -200,12 +193,11 @@ fn merge_checks_indices_counts_and_the_copied_bytes() {
         .filter(|n| n.to_string_lossy().contains("shard-00001"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[test]
 fn two_runs_on_one_folder_refuse_cleanly() {
-    let d = temp("lock");
+    let d = temp_dir("lock");
     let run = d.join("run");
     std::fs::create_dir_all(&run).unwrap();
     // Another run holds the folder (its lock, taken the way every run takes it).
@@ -226,5 +218,4 @@ fn two_runs_on_one_folder_refuse_cleanly() {
     assert!(err.contains("in use by another dicechess run"), "{err}");
     drop(held);
     assert_eq!(merge(&[&run], &merged).0, 0);
-    let _ = std::fs::remove_dir_all(&d);
 }

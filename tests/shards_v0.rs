@@ -10,9 +10,12 @@
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 #![cfg(feature = "files")]
 
+mod common;
+
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Int32Type};
 use arrow_array::{Array, RecordBatch};
+use common::temp_dir;
 use dicechess::batch::PositionBatch;
 use dicechess::board::Position;
 use dicechess::eval::features::{schema, Perspective};
@@ -23,21 +26,6 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn temp_dir(name: &str) -> Scratch {
-    let d = std::env::temp_dir().join(format!("dicechess-v0-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    Scratch(d)
-}
 
 fn dicechess(args: &[&str]) -> (bool, String) {
     let o = Command::new(env!("CARGO_BIN_EXE_dicechess"))
@@ -104,10 +92,10 @@ fn floats(batches: &[RecordBatch], name: &str) -> Vec<f32> {
 #[test]
 fn eval_of_a_v0_shard_writes_its_base_columns_through_as_an_enriched_shard() {
     let d = temp_dir("enrich");
-    let run = d.0.join("run");
+    let run = d.join("run");
     selfplay(&run, "rich-9-v1");
     let shard = run.join("shard-00000.rows.parquet");
-    let out = d.0.join("enriched.parquet");
+    let out = d.join("enriched.parquet");
     let (ok, err) = dicechess(&[
         "eval",
         shard.to_str().unwrap(),
@@ -205,9 +193,9 @@ fn write_v0_with_bad_rows(path: &Path) {
 #[test]
 fn rows_the_pipeline_would_refuse_are_bad_records() {
     let d = temp_dir("bad");
-    let inp = d.0.join("in.parquet");
+    let inp = d.join("in.parquet");
     write_v0_with_bad_rows(&inp);
-    let out = d.0.join("out.parquet");
+    let out = d.join("out.parquet");
     let args = |extra: &[&'static str]| {
         let mut a = vec![
             "eval".to_owned(),
@@ -295,7 +283,7 @@ fn pyarrow_reads_our_shards_as_the_pipeline_does() {
     let engine = env!("CARGO_PKG_VERSION");
     // Self-play shards of each schema the pipeline's enriched readers know.
     for features in ["kcp-13", "kcp-mobility-27-v1", "kcp-mobility-pawns-31-v1"] {
-        let run = d.0.join(features);
+        let run = d.join(features);
         selfplay(&run, features);
         for k in 0..2 {
             let shard = run.join(format!("shard-{k:05}.rows.parquet"));
@@ -308,13 +296,13 @@ fn pyarrow_reads_our_shards_as_the_pipeline_does() {
         }
     }
     // The default schema: a base shard (the enriched readers do not know rich-9-v1).
-    let run = d.0.join("default");
+    let run = d.join("default");
     selfplay(&run, "rich-9-v1");
     let shard = run.join("shard-00000.rows.parquet");
     let (ok, msg) = check(&py, &shard, &[]);
     assert!(ok, "{msg}");
     // eval as the enrichment step.
-    let out = d.0.join("enriched.parquet");
+    let out = d.join("enriched.parquet");
     let (ok, err) = dicechess(&[
         "eval",
         shard.to_str().unwrap(),
@@ -338,9 +326,9 @@ fn pyarrow_reads_our_shards_as_the_pipeline_does() {
     );
     assert!(ok, "{msg}");
     // The checker can fail: a DFEN-input eval output is no training shard.
-    let lines = d.0.join("one.dfen");
+    let lines = d.join("one.dfen");
     std::fs::write(&lines, "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 PPR\n").unwrap();
-    let plain = d.0.join("plain.parquet");
+    let plain = d.join("plain.parquet");
     let (ok, err) = dicechess(&[
         "eval",
         lines.to_str().unwrap(),

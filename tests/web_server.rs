@@ -4,6 +4,9 @@
 #![cfg(feature = "serve")]
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
+mod common;
+
+use common::temp_dir;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -62,7 +65,7 @@ fn request(addr: &str, method: &str, path: &str) -> (u16, String, Vec<u8>) {
 
 #[test]
 fn serves_the_folder_and_nothing_else() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir("web");
     let web = dir.path().join("web");
     std::fs::create_dir_all(web.join("pkg/web")).unwrap();
     std::fs::create_dir_all(web.join(".hidden")).unwrap();
@@ -100,7 +103,7 @@ fn serves_the_folder_and_nothing_else() {
 
 #[test]
 fn refuses_a_folder_without_index_html() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir("web-empty");
     let out = Command::new(env!("CARGO_BIN_EXE_dicechess"))
         .args(["web", "--port", "0", "--dir"])
         .arg(dir.path())

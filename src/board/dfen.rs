@@ -1,6 +1,6 @@
 //! DFEN — FEN plus dice (docs/rules.md §3): parse, canonical write, normalised FEN.
 
-use super::{Castling, Dice, Position};
+use super::{ep_capture_rank, Castling, Dice, Position};
 use dicechess_kernels::{Bitboard, Color, PieceType, Square};
 use std::fmt::Write as _;
 
@@ -338,9 +338,8 @@ pub fn write(pos: &Position) -> String {
 /// empty, with an own pawn diagonally behind (docs/rules.md §3, "Normalised FEN").
 pub fn capturable_ep(pos: &Position) -> Bitboard {
     let us = pos.side_to_move();
-    let rank = if us == Color::White { 5 } else { 2 };
     let own_pawns = pos.piece_bb(us, PieceType::Pawn);
-    let candidates = pos.ep_targets() & Bitboard::rank(rank) & !pos.occupied();
+    let candidates = pos.ep_targets() & ep_capture_rank(us) & !pos.occupied();
     let mut out = Bitboard::EMPTY;
     for t in candidates {
         // An own pawn that attacks `t` stands diagonally behind it.

@@ -3,6 +3,7 @@
 mod castling;
 mod dfen;
 mod dice;
+mod en_passant;
 mod position;
 mod symmetry;
 // Public on purpose: its key functions (`piece`, `side`, `castling`, `ep`, `ep_set`, `dice`)
@@ -13,4 +14,5 @@ pub mod zobrist;
 pub use castling::Castling;
 pub use dfen::{dice_key, normalized_fen, DfenError, START_FEN};
 pub use dice::Dice;
+pub(crate) use en_passant::ep_capture_rank;
 pub use position::Position;

@@ -9,7 +9,7 @@
 //! and one attack lookup per piece — no move list, no heap, and neither the side to move nor
 //! the dice of `pos` matter.
 
-use crate::board::{Castling, Position};
+use crate::board::{ep_capture_rank, Castling, Position};
 use dicechess_kernels::{
     bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks, Bitboard, Color,
     PieceType,
@@ -94,19 +94,19 @@ fn pawn_moves(pos: &Position, color: Color) -> u32 {
     let their_kings = pos.piece_bb(color.opponent(), PieceType::King).0;
     let (west, east) = (pawns & !Bitboard::FILE_A.0, pawns & !Bitboard::FILE_H.0);
     // Shifts are injective, so each bit of a shifted set is one (pawn, destination) pair.
-    let (single, double, west_hits, east_hits, ep_rank) = match color {
+    let (single, double, west_hits, east_hits) = match color {
         Color::White => {
             let single = (pawns << 8) & !occ;
             let double = ((single & Bitboard::rank(2).0) << 8) & !occ;
-            (single, double, west << 7, east << 9, 5)
+            (single, double, west << 7, east << 9)
         }
         Color::Black => {
             let single = (pawns >> 8) & !occ;
             let double = ((single & Bitboard::rank(5).0) >> 8) & !occ;
-            (single, double, west >> 9, east >> 7, 2)
+            (single, double, west >> 9, east >> 7)
         }
     };
-    let targets = them | (pos.ep_targets().0 & Bitboard::rank(ep_rank).0 & !occ);
+    let targets = them | (pos.ep_targets().0 & ep_capture_rank(color).0 & !occ);
     let (west_caps, east_caps) = (west_hits & targets, east_hits & targets);
     let promoting = Bitboard::rank(color.promotion_rank()).0 & !their_kings;
     let plain =

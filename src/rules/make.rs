@@ -1,7 +1,7 @@
 //! Copy-make: playing a micro-move and ending the turn (docs/rules.md §2, §4).
 
 use super::{generate, MicroMove, MoveKind};
-use crate::board::{zobrist, Castling, Dice, Position};
+use crate::board::{ep_capture_rank, zobrist, Castling, Dice, Position};
 use dicechess_kernels::{Bitboard, Color, PieceType, Square};
 
 /// Why [`Position::play`] refused a micro-move.
@@ -185,8 +185,7 @@ impl Position {
     pub fn end_turn(&self) -> Position {
         let mut p = *self;
         let next = self.side_to_move().opponent();
-        let stale_rank = if next == Color::White { 2 } else { 5 };
-        p.set_ep(self.ep & !Bitboard::rank(stale_rank).0);
+        p.set_ep(self.ep & !ep_capture_rank(self.side_to_move()).0);
         p.set_side(next);
         if next == Color::White {
             p.fullmove = p.fullmove.saturating_add(1).min(2_147_483_647);
@@ -199,9 +198,7 @@ impl Position {
     /// walk dedupes its end states by this key and builds only the new ones.
     #[inline]
     pub(crate) fn end_turn_key(&self) -> u64 {
-        let next = self.side_to_move().opponent();
-        let stale_rank = if next == Color::White { 2 } else { 5 };
-        let stale = self.ep & Bitboard::rank(stale_rank).0;
+        let stale = self.ep & ep_capture_rank(self.side_to_move()).0;
         let mut key = self.key ^ zobrist::side();
         if !self.dice().is_empty() {
             key ^= zobrist::dice(self.dice()) ^ zobrist::dice(Dice::EMPTY);
@@ -218,5 +215,23 @@ impl Position {
         self.piece_bb(self.side_to_move().opponent(), PieceType::King)
             .contains(m.to)
             && m.kind != MoveKind::Castle
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::Position;
+
+    #[test]
+    fn end_turn_key_is_the_key_of_end_turn() {
+        for dfen in [
+            "rnbqkbnr/1p1p1ppp/8/pPpPp3/P3P3/2N2Q1N/2P2PPP/1RB1KB1R w Kkq a6c6e6 0 1",
+            "rnbqkbnr/1p1p1ppp/8/pPpPp3/P3P3/2N2Q1N/2P2PPP/1RB1KB1R b Kkq a3c3e6 0 1 PNB",
+            "r3k2r/1P4P1/8/2pP4/8/8/1p4p1/R3K2R b KQkq c3 0 1 qq",
+            "4k3/8/8/8/8/8/8/4K3 w - a3h6 0 1 K",
+        ] {
+            let p = Position::from_dfen(dfen).expect("valid DFEN");
+            assert_eq!(p.end_turn_key(), p.end_turn().key(), "{dfen}");
+        }
     }
 }

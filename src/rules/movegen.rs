@@ -7,7 +7,7 @@
 //! There is no check in Dice Chess, so pseudo-legal moves are the moves.
 
 use super::{MicroMove, MoveKind};
-use crate::board::{Castling, Position};
+use crate::board::{ep_capture_rank, Castling, Position};
 use dicechess_kernels::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
     Bitboard, Color, PieceType, Square,
@@ -314,17 +314,17 @@ pub fn generate_into(pos: &Position, type_mask: u8, castling: bool, list: &mut M
 fn pawn_entries(pos: &Position, us: Color, occ: Bitboard, them: Bitboard, list: &mut MoveList) {
     let pawns = pos.piece_bb(us, PieceType::Pawn);
     let empty = !occ;
-    let (single, double, ep_rank) = match us {
+    let (single, double) = match us {
         Color::White => {
             let single = pawns.north() & empty;
-            (single, (single & Bitboard::rank(2)).north() & empty, 5)
+            (single, (single & Bitboard::rank(2)).north() & empty)
         }
         Color::Black => {
             let single = pawns.south() & empty;
-            (single, (single & Bitboard::rank(5)).south() & empty, 2)
+            (single, (single & Bitboard::rank(5)).south() & empty)
         }
     };
-    let targets = them | (pos.ep_targets() & Bitboard::rank(ep_rank) & empty);
+    let targets = them | (pos.ep_targets() & ep_capture_rank(us) & empty);
     for from in pawns {
         let b = Bitboard::from_square(from);
         let (push, two) = match us {

@@ -12,6 +12,11 @@ use subtle::ConstantTimeEq;
 
 type HmacSha256 = Hmac<Sha256>;
 
+/// The timestamp header (Unix seconds).
+pub const TIMESTAMP_HEADER: &str = "x-dicechess-timestamp";
+/// The signature header (hex HMAC-SHA256 over `timestamp + "." + body`).
+pub const SIGNATURE_HEADER: &str = "x-dicechess-signature";
+
 /// Largest accepted difference between a delivery's timestamp and our clock, seconds
 /// (inclusive: the server documents ±5 minutes).
 pub const MAX_SKEW_S: u64 = 300;

@@ -1,14 +1,17 @@
 //! The answers: verification handshakes, and the game deliveries (through the duplicate
 //! cache, the wait queue and the search pool).
 
+use super::auth;
 use super::dedup::{Answer, Key};
+use super::limits::MAX_LEGACY_NONCE_BYTES;
+use super::log::LogFields;
 use super::reject::{Invalid, Rejection};
+use super::state::App;
 use super::think::{check_reachable, color_of, think_budget_ms};
 use super::wire::{
     ActivationProof, DeliveryType, DoubleOfferAnswer, DoubleResponseAnswer, DrawAnswer,
     GameEnvelope, LegacyVerification, NonceEcho, TurnAnswer, VerificationV2,
 };
-use super::{auth, App, LogFields, MAX_LEGACY_NONCE_BYTES};
 use crate::board::Position;
 use crate::bots::{
     choose_bounded, fallback_path, root_budget, Bounded, BoundedError, Turn, MIN_ROOT_UNITS,
@@ -22,6 +25,7 @@ use sha2::{Digest, Sha256};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tokio::sync::OwnedSemaphorePermit;
 
 /// Why the engine gave no turn (logged; the client sees `strategy_failed`).
 #[derive(Debug, thiserror::Error)]
@@ -249,12 +253,52 @@ impl Drop for Waiting<'_> {
     }
 }
 
+/// A `yourTurn` in three steps: [`admit`] it (a search, or an answer at once), [`think`]
+/// (the search on the pool), [`settle`] (the answer from the search's result).
 async fn your_turn(
     app: &Arc<App>,
     d: &Decision,
     started: Instant,
     fields: &mut LogFields,
 ) -> Result<Answer, Rejection> {
+    let (permit, deadline) = match admit(app, d, started, fields).await? {
+        Admission::Search { permit, deadline } => (permit, deadline),
+        Admission::Answer(moves) => {
+            return answer(&TurnAnswer {
+                moves,
+                offer_draw: None,
+            })
+        }
+    };
+    let bounded = think(app, d, permit, deadline, fields).await?;
+    settle(app, d, &bounded, fields)
+}
+
+/// What [`admit`] lets a turn do.
+enum Admission {
+    /// Search, holding this search slot, and answer by `deadline`.
+    Search {
+        /// The search slot, held until the search ends.
+        permit: OwnedSemaphorePermit,
+        /// When the turn must be answered.
+        deadline: Instant,
+    },
+    /// Answer these moves without a search.
+    Answer(Vec<String>),
+}
+
+/// Admit: whether this turn gets a search, and its deadline — `started` plus the think
+/// budget (the clocks' share, at most `max_think_ms`). An empty `legalMoves` tree is answered
+/// at once with no moves (the server auto-passes it). Otherwise the turn waits for a search
+/// slot: refused (503) when `max_queue` turns wait already or the server shuts down, and a
+/// turn still without a slot at its deadline never searches late — it answers the tree's
+/// first path (503 without a tree).
+async fn admit(
+    app: &Arc<App>,
+    d: &Decision,
+    started: Instant,
+    fields: &mut LogFields,
+) -> Result<Admission, Rejection> {
     let config = &app.config;
     let state = &d.env.state;
     let think = think_budget_ms(
@@ -267,13 +311,10 @@ async fn your_turn(
     );
     fields.budget_ms = Some(think);
     let deadline = started + Duration::from_millis(think);
-    let tree = state.legal_moves.clone();
-    if tree.as_ref().is_some_and(|t| t.0.is_empty()) {
+    let tree = state.legal_moves.as_ref();
+    if tree.is_some_and(|t| t.0.is_empty()) {
         // The server auto-passes an empty tree; nothing to think about.
-        return answer(&TurnAnswer {
-            moves: Vec::new(),
-            offer_draw: None,
-        });
+        return Ok(Admission::Answer(Vec::new()));
     }
 
     // The bounded wait: at most `max_queue` waiting, none past its deadline.
@@ -293,15 +334,26 @@ async fn your_turn(
     let Some(permit) = permit.filter(|_| Instant::now() < deadline) else {
         // Out of time before a search could start: never search late.
         fields.fallback = Some("deadline-before-search");
-        return match &tree {
-            Some(t) => answer(&TurnAnswer {
-                moves: t.first_path(),
-                offer_draw: None,
-            }),
+        return match tree {
+            Some(t) => Ok(Admission::Answer(t.first_path())),
             None => Err(Rejection::Capacity("no search slot before the deadline")),
         };
     };
+    Ok(Admission::Search { permit, deadline })
+}
 
+/// Think: the bot's turn under the time left to `deadline` and the root budget, searched on
+/// the rayon pool (never on an I/O thread) holding `permit` until the search ends; when the
+/// budget proves no path legal, [`quick_fallback`]'s turn. A search still running
+/// [`OVERRUN_GRACE`] past the deadline is answered 504 (it keeps its slot until it ends, so
+/// overruns cannot pile up); a panic or an engine failure is `strategy_failed`.
+async fn think(
+    app: &Arc<App>,
+    d: &Decision,
+    permit: OwnedSemaphorePermit,
+    deadline: Instant,
+    fields: &mut LogFields,
+) -> Result<Bounded, Rejection> {
     let bot = app.bot.clone();
     let pos = d.pos;
     let mut rng = decision_rng(d);
@@ -339,7 +391,20 @@ async fn your_turn(
             Ok(_) => return Err(Rejection::Strategy("the engine panicked".into())),
         };
     fields.think_ms = Some(elapsed.as_secs_f64() * 1e3);
-    let bounded = result.map_err(|e| Rejection::Strategy(e.to_string()))?;
+    result.map_err(|e| Rejection::Strategy(e.to_string()))
+}
+
+/// Settle: the answer from the search's result — its path, unless the server sent a
+/// `legalMoves` tree that does not hold it (the server's tree is authoritative: then the
+/// tree's first path) — and a draw offer when the turn may make one and the bot's policy
+/// makes it.
+fn settle(
+    app: &App,
+    d: &Decision,
+    bounded: &Bounded,
+    fields: &mut LogFields,
+) -> Result<Answer, Rejection> {
+    let state = &d.env.state;
     if let Bounded::Fallback { .. } = bounded {
         fields.fallback = Some("root-over-budget");
     }
@@ -348,7 +413,7 @@ async fn your_turn(
         .path
         .map(|p| p.moves().iter().map(|m| m.uci()).collect())
         .unwrap_or_default();
-    let moves = match &tree {
+    let moves = match &state.legal_moves {
         Some(t) if !t.has_path(&chosen) => {
             // The server's tree is authoritative: never answer outside it.
             fields.fallback = Some("choice-not-in-legalMoves");

@@ -1,4 +1,5 @@
-//! What one request may cost before it is authenticated: its body size and read time.
+//! What one request may cost before it is authenticated: its body size and read time, and
+//! the longest nonce an unsigned handshake may have echoed.
 //!
 //! Measured against the build before these limits, on 127.0.0.1: 150 unsigned connections
 //! with ~1 MiB bodies each raised the server's RSS from 7 MB to 165 MB, because bodies were
@@ -29,6 +30,9 @@ pub const MAX_INLINE_TREE_BYTES: usize = 1000 * 3 * 11 + 2;
 
 // The longest inline tree and 2 KB of envelope fit the limit.
 const _: () = assert!(MAX_INLINE_TREE_BYTES + 2048 < MAX_BODY_BYTES);
+
+/// Longest version-less nonce echoed, bytes (the server sends 32 hex digits).
+pub const MAX_LEGACY_NONCE_BYTES: usize = 256;
 
 /// A client must send its whole header within this time, or the connection is closed
 /// (a client sending half its headers used to hold its connection forever).

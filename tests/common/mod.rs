@@ -1,13 +1,18 @@
-//! Shared helpers of the integration tests: loading the conformance vectors in `tests/data`, hashing.
+//! Shared helpers of the integration tests: loading the conformance vectors in `tests/data`,
+//! hashing, random positions and temporary folders.
 #![allow(dead_code)]
 
 mod random_positions;
+mod temp_dir;
 
 #[allow(unused_imports)] // each test uses its own few
 pub use random_positions::{
     random_ending, random_loose_placement, random_play, random_played, random_sparse,
     random_sparse_placement, random_thinned_starts, random_turn, random_wild_placement, xorshift,
 };
+#[allow(unused_imports)] // each test uses its own few
+pub use temp_dir::{temp_dir, Scratch};
+
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 

@@ -1,0 +1,126 @@
+//! The Parquet input shared by the column and the v0 shard readers: the file opened, the
+//! chosen columns read batch by batch, one row at a time; string cells and column lists.
+
+use super::error::InputError;
+use super::record::{Location, RawRecord};
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, ArrayRef, RecordBatch};
+use arrow_schema::DataType;
+use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::ProjectionMask;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+/// A Parquet file's chosen columns, row by row.
+pub(super) struct ParquetRows {
+    reader: ParquetRecordBatchReader,
+    /// The last row read (1-based; 0 before the first).
+    row: u64,
+    batch: Option<RecordBatch>,
+    /// The next row of `batch`.
+    offset: usize,
+    path: PathBuf,
+}
+
+/// A Parquet library error on `path`.
+fn parquet_error(path: &Path) -> impl Fn(parquet::errors::ParquetError) -> InputError + '_ {
+    move |e| InputError::Parquet {
+        path: path.to_owned(),
+        reason: e.to_string(),
+    }
+}
+
+/// Open `path` as Parquet: the reader's builder (schema and footer) and the file's size.
+pub(super) fn open(
+    path: &Path,
+) -> Result<(ParquetRecordBatchReaderBuilder<File>, Option<u64>), InputError> {
+    let file = File::open(path).map_err(|source| InputError::Open {
+        path: path.to_owned(),
+        source,
+    })?;
+    let size = file.metadata().ok().map(|m| m.len());
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(parquet_error(path))?;
+    Ok((builder, size))
+}
+
+impl ParquetRows {
+    /// The root columns `indices` of the file behind `builder`, in batches of up to
+    /// `chunk_rows` rows (at most 8192).
+    pub(super) fn new(
+        builder: ParquetRecordBatchReaderBuilder<File>,
+        indices: Vec<usize>,
+        chunk_rows: usize,
+        path: &Path,
+    ) -> Result<ParquetRows, InputError> {
+        let mask = ProjectionMask::roots(builder.parquet_schema(), indices);
+        let reader = builder
+            .with_projection(mask)
+            .with_batch_size(chunk_rows.clamp(1, 8192))
+            .build()
+            .map_err(parquet_error(path))?;
+        Ok(ParquetRows {
+            reader,
+            row: 0,
+            batch: None,
+            offset: 0,
+            path: path.to_owned(),
+        })
+    }
+
+    /// The next row as a record (`record` reads row `i` of a batch), or `None` at the end.
+    pub(super) fn next_record(
+        &mut self,
+        record: fn(&RecordBatch, usize, Location) -> RawRecord,
+    ) -> Result<Option<RawRecord>, InputError> {
+        loop {
+            if let Some(b) = self.batch.as_ref() {
+                if self.offset < b.num_rows() {
+                    let i = self.offset;
+                    self.offset += 1;
+                    self.row += 1;
+                    return Ok(Some(record(b, i, Location::Row(self.row))));
+                }
+            }
+            match self.reader.next() {
+                None => return Ok(None),
+                Some(Ok(rb)) => {
+                    self.batch = Some(rb);
+                    self.offset = 0;
+                }
+                Some(Err(e)) => {
+                    return Err(InputError::Parquet {
+                        path: self.path.clone(),
+                        reason: e.to_string(),
+                    })
+                }
+            }
+        }
+    }
+}
+
+/// Whether an Arrow type is a string type the reader takes.
+pub(super) fn is_string(t: &DataType) -> bool {
+    matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
+}
+
+/// The columns of a schema, comma-separated (for messages).
+pub(super) fn column_list(schema: &arrow_schema::Schema) -> String {
+    schema
+        .fields()
+        .iter()
+        .map(|f| f.name().as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Row `i` of a string column, `None` when null.
+pub(super) fn string_at(a: &ArrayRef, i: usize) -> Option<&str> {
+    if a.is_null(i) {
+        return None;
+    }
+    Some(match a.data_type() {
+        DataType::Utf8 => a.as_string::<i32>().value(i),
+        DataType::LargeUtf8 => a.as_string::<i64>().value(i),
+        _ => a.as_string_view().value(i),
+    })
+}

@@ -1,0 +1,383 @@
+//! The shared walk: the micro-move tree of a position walked once, level by level, with every
+//! piece type payable, each node labelled with the dice multiset its path spent (see the
+//! module documentation of `all_rolls`).
+
+use super::quiet_move::{pawn_ep_delta, victim_delta, QuietMove, PROMOTIONS};
+use super::roll_sets::RollSets;
+use super::tables::TABLES;
+use crate::board::{zobrist, Dice, Position};
+use crate::rules::budget::{Budget, Budgeted, Meter, Unmetered};
+use crate::rules::key_set::KeyTable;
+use crate::rules::make::{color_rights, corner_right};
+use crate::rules::{generate_into, MicroMove, MoveKind, MoveList, PieceMoves};
+use dicechess_kernels::{Bitboard, Color, PieceType, Square};
+
+/// For each of the 56 rolls of [`ROLLS`](crate::rules::ROLLS), whether the side to move of
+/// `pos` captures the enemy king, passes, or which distinct positions its legal turns end in
+/// — the answers [`crate::rules::TurnGenerator::end_states_into`] gives roll by roll, from
+/// one shared walk (see the module documentation). The dice of `pos` are ignored. Positions
+/// that differ only in their clocks count once; the one kept carries the clocks of one of its
+/// paths.
+pub fn expand_all_rolls(pos: &Position, out: &mut RollSets) {
+    expand_metered(pos, out, &mut Unmetered);
+}
+
+/// [`expand_all_rolls`] under a work budget: one unit per move-generation call and one per
+/// generated micro-move, the units of the per-roll walks. The positions kept grow with the
+/// units spent, so the budget bounds memory as well as time. On exhaustion every roll reads
+/// as a pass and `Incomplete` says so.
+pub fn expand_all_rolls_budgeted(
+    pos: &Position,
+    budget: &mut Budget,
+    out: &mut RollSets,
+) -> Budgeted<()> {
+    let start = budget.used();
+    if expand_metered(pos, out, budget) {
+        Budgeted::Complete((), budget.used() - start)
+    } else {
+        out.pass_all();
+        Budgeted::Incomplete(budget.used() - start)
+    }
+}
+
+/// The walk, then the per-roll answers ([`RollSets::settle`]); `false` when the meter ran out.
+fn expand_metered<M: Meter>(pos: &Position, out: &mut RollSets, meter: &mut M) -> bool {
+    out.clear();
+    let root = pos.with_dice(Dice::EMPTY);
+    let mut walk = Walk {
+        buckets: &mut out.buckets,
+        seen: &mut out.seen,
+        end_keys: &mut out.end_keys,
+        king_rolls: 0,
+        reached: 0,
+        meter,
+        exhausted: false,
+    };
+    // Level by level (by dice spent), so that every king capture one level can make is known
+    // before the next level is generated: a roll that captures the king needs no end states,
+    // and a node generates only the faces some still-open roll could pay for.
+    walk.mark_king_captures(&root, 0);
+    let [level1, level2] = &mut out.levels;
+    walk.expand(&root, 0, &mut out.lists[0], level1, level2);
+    for (p, s) in level1.iter() {
+        walk.mark_king_captures(p, *s as usize);
+    }
+    for (p, s) in level1.iter() {
+        walk.expand(p, *s as usize, &mut out.lists[0], level2, &mut Vec::new());
+    }
+    for (p, s) in level2.iter() {
+        walk.mark_king_captures(p, *s as usize);
+    }
+    for (p, s) in level2.iter() {
+        walk.expand_leaves(p, *s as usize, &mut out.lists[0]);
+    }
+    if walk.exhausted {
+        return false;
+    }
+    let (king_rolls, reached) = (walk.king_rolls, walk.reached);
+    out.settle(king_rolls, reached);
+    true
+}
+
+/// The shared walk's state.
+struct Walk<'a, M: Meter> {
+    buckets: &'a mut [Vec<Position>],
+    seen: &'a mut KeyTable,
+    end_keys: &'a mut [KeyTable],
+    meter: &'a mut M,
+    /// The meter ran out: every later step does nothing.
+    exhausted: bool,
+    /// Rolls in which some payable line captures the king.
+    king_rolls: u64,
+    /// Multisets spent by some non-capturing line (bit per multiset index).
+    reached: u128,
+}
+
+impl<M: Meter> Walk<'_, M> {
+    /// Pay for one move-generation call and the `moves` it produced; `false` (for good) when
+    /// the meter runs out.
+    #[inline]
+    fn pay(&mut self, moves: impl FnOnce() -> u64) -> bool {
+        if M::UNLIMITED {
+            return true;
+        }
+        if self.exhausted || !self.meter.charge(1 + moves()) {
+            self.exhausted = true;
+            return false;
+        }
+        true
+    }
+
+    /// The rolls a node that spent `spent` can still matter to: those containing it that do
+    /// not capture the king.
+    #[inline]
+    fn open_rolls(&self, spent: usize) -> u64 {
+        TABLES.rolls_containing[spent] & !self.king_rolls
+    }
+
+    /// Mark the rolls in which a piece of the side to move captures an enemy king straight
+    /// from `pos` (reached by spending `spent`): a capture by type `t` is a move of a piece of
+    /// type `t` that attacks the king, payable by every roll containing `spent ∪ {t}`.
+    fn mark_king_captures(&mut self, pos: &Position, spent: usize) {
+        let t = &TABLES;
+        if t.size[spent] >= 3 {
+            return;
+        }
+        let us = pos.side_to_move();
+        let mut attackers = dicechess_kernels::Bitboard(0);
+        for k in pos.piece_bb(us.opponent(), PieceType::King) {
+            attackers |= pos.attackers(k, us);
+        }
+        if attackers.is_empty() {
+            return;
+        }
+        for piece in PieceType::ALL {
+            if !(attackers & pos.pieces(piece)).is_empty() {
+                self.king_rolls |= t.rolls_containing[t.add[spent][piece.face() as usize] as usize];
+            }
+        }
+    }
+
+    /// The type mask of the faces the open rolls containing `spent` hold beyond it.
+    #[inline]
+    fn open_faces(&self, spent: usize) -> u8 {
+        let mut mask = 0u8;
+        let mut bits = self.open_rolls(spent);
+        while bits != 0 {
+            let r = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            mask |= TABLES.rest_mask[spent][r];
+        }
+        mask
+    }
+
+    /// Keep an end state: `end_key` is the key of the position after the end of turn,
+    /// computed by the caller (cheaply, before the position exists, on the leaf level); `end`
+    /// builds that position only when the key is new.
+    #[inline]
+    fn keep_end(&mut self, spent: usize, end_key: u64, end: impl FnOnce() -> Position) {
+        if self.end_keys[spent].insert(end_key) {
+            let end = end();
+            debug_assert_eq!(end.key(), end_key);
+            self.buckets[spent].push(end);
+        }
+    }
+
+    /// The last level: every child of `pos` (two dice spent, in `spent`) is a leaf whose
+    /// only use is its end state. Most leaves repeat (three orders reach each), so the key is
+    /// computed set-wise, straight from the move, and the position is built only for a new
+    /// key. The key change of a move is that of its piece leaving and landing, the victim,
+    /// and the castling rights the mover and the victim take along (docs/rules.md §4); moves
+    /// that touch the e.p. set in other ways (promotions, e.p. captures, capturing a pawn) and
+    /// king captures are played in full.
+    fn expand_leaves(&mut self, pos: &Position, spent: usize, list: &mut MoveList) {
+        let t = &TABLES;
+        let mask = self.open_faces(spent);
+        if mask == 0 {
+            return;
+        }
+        generate_into(pos, mask, false, list);
+        if !self.pay(|| list.count(pos) as u64) {
+            return;
+        }
+        let us = pos.side_to_move();
+        let end_delta = pos.end_turn_key() ^ pos.key();
+        let slow_victims = pos.pieces(PieceType::Pawn).0 | pos.pieces(PieceType::King).0;
+        let last_rank = if us == Color::White { 7 } else { 0 };
+        let occupied = pos.occupied().0;
+        for e in list.entries() {
+            let next_spent = t.add[spent][e.piece.face() as usize] as usize;
+            self.reached |= 1u128 << next_spent;
+            // What moving this piece does to the castling rights (docs/rules.md §4): the same
+            // for every destination, so it is one key change for the whole entry.
+            let rights = pos.castling().0;
+            let moved_rights = match e.piece {
+                PieceType::King => rights & !color_rights(us),
+                // Only a rook leaving one of its own corners (a rook may stand on the
+                // other side's corner in an odd position; that right stays).
+                PieceType::Rook if (e.from.index() < 8) == (us == Color::White) => {
+                    rights & !corner_right(e.from)
+                }
+                _ => rights,
+            };
+            let rights_delta = zobrist::castling(rights) ^ zobrist::castling(moved_rights);
+            let base = pos.key() ^ end_delta ^ rights_delta ^ zobrist::piece(us, e.piece, e.from);
+            for to in e.to {
+                let bit = 1u64 << to.index();
+                // (An odd DFEN may put an e.p. target on the last rank: a diagonal step onto
+                // an empty square stays with the full move below.)
+                let plain_promotion = e.piece == PieceType::Pawn
+                    && to.rank() == last_rank
+                    && (bit & occupied != 0 || to.file() == e.from.file());
+                if plain_promotion {
+                    let victim = victim_delta(pos, to, slow_victims, moved_rights);
+                    self.promotion_leaves(pos, e.from, to, base, victim, next_spent);
+                    continue;
+                }
+                let mut key = base ^ zobrist::piece(us, e.piece, to);
+                let mut ep_toggle = 0u64;
+                if e.piece == PieceType::Pawn {
+                    match pawn_ep_delta(pos, e.from, to) {
+                        Some(toggle) => {
+                            ep_toggle = toggle;
+                            if toggle != 0 {
+                                key ^= zobrist::ep_set(Bitboard(toggle));
+                            }
+                        }
+                        None => {
+                            // Promotions, e.p. captures, odd targets: generate and play.
+                            let mut single = MoveList::default();
+                            single.push_entry(PieceMoves {
+                                to: Bitboard(bit),
+                                ..*e
+                            });
+                            single.for_each(pos, |m| self.leaf(pos, m, next_spent));
+                            continue;
+                        }
+                    }
+                }
+                let Some((victim_key, rights_after, victim)) =
+                    victim_delta(pos, to, slow_victims, moved_rights)
+                else {
+                    let m = MicroMove {
+                        piece: e.piece,
+                        from: e.from,
+                        to,
+                        kind: MoveKind::Normal,
+                    };
+                    self.leaf(pos, m, next_spent);
+                    continue;
+                };
+                key ^= victim_key;
+                let quiet = QuietMove {
+                    piece: e.piece,
+                    landed: e.piece,
+                    from: e.from,
+                    to,
+                    victim,
+                    rights: rights_after,
+                    ep_toggle,
+                    key,
+                };
+                self.keep_end(next_spent, key, || quiet.end_position(pos));
+            }
+        }
+    }
+
+    /// The four promotions of the pawn on `from` moving to `to` on the last rank, as leaves
+    /// keyed set-wise like the quiet moves (`base`: the key after the end of turn with the
+    /// pawn lifted off `from`). A promotion touches no e.p. target that survives the end of
+    /// turn: the one behind its origin lies on the rank the end of turn clears, and no target
+    /// lies on the last rank. A victim that is a king or a pawn (odd positions) goes to the
+    /// full move. In a walk with a pawn on its seventh rank, promotions were most of the
+    /// leaves played in full (60 of them per expansion, 12 % of the instructions of
+    /// `k7/4P3/8/8/8/8/8/4K3 w`). `victim` is [`victim_delta`]'s answer for `to`.
+    fn promotion_leaves(
+        &mut self,
+        pos: &Position,
+        from: Square,
+        to: Square,
+        base: u64,
+        victim: Option<(u64, u8, Option<PieceType>)>,
+        spent: usize,
+    ) {
+        let us = pos.side_to_move();
+        let Some((victim_key, rights_after, victim)) = victim else {
+            for t in PROMOTIONS {
+                let m = MicroMove {
+                    piece: PieceType::Pawn,
+                    from,
+                    to,
+                    kind: MoveKind::Promotion(t),
+                };
+                self.leaf(pos, m, spent);
+            }
+            return;
+        };
+        for t in PROMOTIONS {
+            let quiet = QuietMove {
+                piece: PieceType::Pawn,
+                landed: t,
+                from,
+                to,
+                victim,
+                rights: rights_after,
+                ep_toggle: 0,
+                key: base ^ victim_key ^ zobrist::piece(us, t, to),
+            };
+            self.keep_end(spent, quiet.key, || quiet.end_position(pos));
+        }
+    }
+
+    /// One leaf move played in full.
+    #[inline]
+    fn leaf(&mut self, pos: &Position, m: MicroMove, spent: usize) {
+        if pos.captures_king(m) {
+            self.king_rolls |= TABLES.rolls_containing[spent];
+            return;
+        }
+        let next = pos.play_unchecked(m);
+        self.keep_end(spent, next.end_turn_key(), || next.end_turn());
+    }
+
+    /// Generate the children of `pos` (reached by spending `spent`) that some open roll can
+    /// pay for; new inner nodes go to `next1` (one more die spent) or `next2` (castling, two).
+    fn expand(
+        &mut self,
+        pos: &Position,
+        spent: usize,
+        list: &mut MoveList,
+        next1: &mut Vec<(Position, u8)>,
+        next2: &mut Vec<(Position, u8)>,
+    ) {
+        let t = &TABLES;
+        // The faces an open roll holds beyond `spent`, and whether one holds K and R too.
+        let mask = self.open_faces(spent);
+        if mask == 0 {
+            return;
+        }
+        let castle = mask & CASTLE_MASK == CASTLE_MASK
+            && t.size[spent] <= 1
+            && self.open_rolls(t.add[t.add[spent][6] as usize][4] as usize) != 0;
+        generate_into(pos, mask, castle, list);
+        if !self.pay(|| list.count(pos) as u64) {
+            return;
+        }
+        let their_kings = pos.piece_bb(pos.side_to_move().opponent(), PieceType::King);
+        list.for_each(pos, |m| {
+            let mut next_spent = t.add[spent][m.piece.face() as usize] as usize;
+            if m.kind == MoveKind::Castle {
+                next_spent = t.add[next_spent][PieceType::Rook.face() as usize] as usize;
+            }
+            if self.open_rolls(next_spent) == 0 {
+                return;
+            }
+            // Castling lands on an empty square, so it never captures a king.
+            if their_kings.contains(m.to) && m.kind != MoveKind::Castle {
+                // Already marked from the attack test; kept so no capture is ever missed.
+                self.king_rolls |= t.rolls_containing[next_spent];
+                return;
+            }
+            self.reached |= 1u128 << next_spent;
+            let size = t.size[next_spent];
+            let next = pos.play_unchecked(m);
+            if size < 3 {
+                // An inner node: keep it (and its end state) the first time this position
+                // is reached with these dice spent.
+                if !self.seen.insert(next.key() ^ t.salt[next_spent]) {
+                    return;
+                }
+                if m.kind == MoveKind::Castle {
+                    next2.push((next, next_spent as u8));
+                } else {
+                    next1.push((next, next_spent as u8));
+                }
+            }
+            // End states are distinct by their own key (salted apart from the node keys).
+            self.keep_end(next_spent, next.end_turn_key(), || next.end_turn());
+        });
+    }
+}
+
+/// The king and rook bits of a type mask.
+const CASTLE_MASK: u8 = PieceType::King.mask_bit() | PieceType::Rook.mask_bit();

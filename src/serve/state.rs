@@ -1,0 +1,20 @@
+//! The state the routes share: the bot, its search pool and slots, the wait count, the
+//! duplicate cache and the settings.
+
+use super::config::ServeConfig;
+use super::dedup::Dedup;
+use crate::bots::Bot;
+use std::sync::atomic::AtomicUsize;
+use std::sync::Arc;
+use tokio::sync::Semaphore;
+
+/// The shared state of the routes.
+pub(super) struct App {
+    pub(super) bot: Arc<dyn Bot>,
+    pub(super) bot_id: String,
+    pub(super) pool: rayon::ThreadPool,
+    pub(super) searches: Arc<Semaphore>,
+    pub(super) waiting: AtomicUsize,
+    pub(super) dedup: Dedup,
+    pub(super) config: ServeConfig,
+}
