@@ -179,10 +179,13 @@ fn a1_and_p1_equal_their_definitions() {
 
 #[test]
 fn a2_and_p2_equal_their_definitions_on_endings() {
-    let eval: Arc<dyn BatchEvaluator> = Arc::new(DiceAware::default());
+    let eval: Arc<dyn BatchEvaluator> = Arc::new(Material);
     let labeller = Labeller::new(eval.clone());
-    let mut list: Vec<Position> = (0..24)
+    // Small endings: the reference is a search of every path of every roll, twice over.
+    let mut list: Vec<Position> = (0..400)
         .map(|s| random_ending(1000 + s).with_dice(Dice::EMPTY))
+        .filter(|p| p.occupied().count() <= 4)
+        .take(8)
         .collect();
     list.push(pos("7k/8/8/8/8/8/8/K7 w - - 0 1"));
     list.push(pos("3k4/4P3/8/8/8/8/8/4K3 w - - 0 1"));
@@ -206,7 +209,7 @@ fn a2_and_p2_equal_their_definitions_on_endings() {
 fn candidates_are_the_distinct_afterstates_with_their_a1_and_roll_values() {
     let eval: Arc<dyn BatchEvaluator> = Arc::new(DiceAware::default());
     let labeller = Labeller::new(eval.clone());
-    let roots: Vec<Position> = positions(30, 30)
+    let roots: Vec<Position> = positions(30, 20)
         .into_iter()
         .enumerate()
         .map(|(i, p)| p.with_dice(ROLLS[(i * 17 + 5) % 56].dice()))
@@ -228,9 +231,16 @@ fn candidates_are_the_distinct_afterstates_with_their_a1_and_roll_values() {
             want.push((None, root.end_turn()));
         }
         assert_eq!(got.len(), want.len(), "candidate count {what}");
-        for (c, (uci, end)) in got.iter().zip(&want) {
+        // Every candidate's identity; the reference value (56 enumerations) of a spread of
+        // them, king captures and passes included.
+        let step = (got.len() / 6).max(1);
+        for (j, (c, (uci, end))) in got.iter().zip(&want).enumerate() {
             assert_eq!(c.path.map(|p| p.uci()), *uci, "{what}");
             assert_eq!(c.after.key(), end.key(), "{what}");
+            let terminal = finished(end).is_some();
+            if j % step != 0 && !terminal && c.path.is_some() {
+                continue;
+            }
             close(c.a1, a1_ref(eval.as_ref(), end), &format!("a1 {what}"));
             let sum: f64 = c
                 .per_roll

@@ -22,6 +22,7 @@ use dicechess::eval::features::{schema, Perspective};
 use dicechess::files::BaseRows;
 use dicechess::files::{footer, SCHEMA_V0};
 use dicechess::files::{Layout, ParquetRowsWriter, Rows};
+use dicechess::kernels::Color;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -173,7 +174,7 @@ fn write_v0_with_bad_rows(path: &Path) {
             "4k3/8/8/8/8/8/8/R3K3 b Q - 0 1".into(),
         ],
         dice: vec!["PPR".into(), "PPR".into(), "NNB".into()],
-        side: vec!["w".into(), "b".into(), "b".into()],
+        side: vec![Color::White, Color::Black, Color::Black],
         result: vec![1.0, 0.0, 0.25],
     };
     let meta = footer::<&str>(SCHEMA_V0, "none", &[]);
@@ -183,6 +184,7 @@ fn write_v0_with_bad_rows(path: &Path) {
     w.write(Rows {
         dfens: &[],
         base: Some(&base),
+        texts: &[],
         features: &[],
         scores: None,
     })

@@ -72,7 +72,7 @@ pub struct Args {
 }
 
 /// The output format, from OUT's extension.
-fn format_of(out: &Path) -> Result<OutputFormat, CliError> {
+pub(super) fn format_of(out: &Path) -> Result<OutputFormat, CliError> {
     let ext = out.extension().and_then(|e| e.to_str()).unwrap_or("");
     OutputFormat::of(out).ok_or_else(|| {
         CliError::Input(if ext.is_empty() {
@@ -125,7 +125,7 @@ fn output_error(e: OutputError) -> CliError {
 }
 
 /// The exit status and message of a failed run.
-fn pipeline_error(e: PipelineError) -> CliError {
+pub(super) fn pipeline_error(e: PipelineError) -> CliError {
     match e {
         PipelineError::Input(e) => input_error(e),
         PipelineError::Output(e) => output_error(e),
@@ -197,7 +197,7 @@ pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
         threads: args.threads,
         restart: args.restart,
     };
-    let mut progress = Progress::default();
+    let mut progress = Progress::rows();
     let s = run_pipeline(&cfg, &mut progress).map_err(pipeline_error)?;
     let secs = s.elapsed.as_secs_f64();
     let resumed = if s.resumed_parts > 0 {

@@ -26,6 +26,26 @@ pub(super) struct Progress {
     extent: Option<InputExtent>,
     /// Bad records reported so far.
     printed: u64,
+    /// What the rows are called in the bar (`rows`, `labels`).
+    unit: &'static str,
+}
+
+impl Progress {
+    /// The bar of `eval`: rows.
+    pub(super) fn rows() -> Progress {
+        Progress {
+            unit: "rows",
+            ..Progress::default()
+        }
+    }
+
+    /// The bar of `label`: labels.
+    pub(super) fn labelling() -> Progress {
+        Progress {
+            unit: "labels",
+            ..Progress::default()
+        }
+    }
 }
 
 impl PipelineObserver for Progress {
@@ -78,8 +98,9 @@ impl PipelineObserver for Progress {
             bar.set_position(p.bytes_read);
         }
         let secs = p.elapsed.as_secs_f64().max(1e-9);
+        let unit = self.unit;
         bar.set_message(format!(
-            "{} rows, {:.0} rows/s",
+            "{} {unit}, {:.0} {unit}/s",
             p.rows,
             (p.rows - p.resumed_rows) as f64 / secs
         ));

@@ -8,6 +8,8 @@ mod equity;
 mod eval;
 #[cfg(feature = "files")]
 mod eval_progress;
+#[cfg(feature = "files")]
+mod label;
 #[cfg(feature = "serve")]
 mod listen;
 #[cfg(feature = "files")]
@@ -66,6 +68,10 @@ enum Command {
     /// NPY; resumable, all cores.
     #[cfg(feature = "files")]
     Eval(eval::Args),
+    /// Exact searched labels (a1, a2, p1, p2, per-candidate distributions) of many positions
+    /// to Parquet or NPY; resumable, all cores, sliceable for a cluster.
+    #[cfg(feature = "files")]
+    Label(label::Args),
     /// Self-play games between two bots on all cores, in resumable shards (games JSON lines,
     /// training rows Parquet, manifest with digests).
     #[cfg(feature = "files")]
@@ -148,6 +154,8 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Replay(a) => replay::run(a, out)?,
         #[cfg(feature = "files")]
         Command::Eval(a) => eval::run(a, out)?,
+        #[cfg(feature = "files")]
+        Command::Label(a) => label::run(a, out)?,
         #[cfg(feature = "files")]
         Command::Selfplay(a) => selfplay::run(a, out)?,
         #[cfg(feature = "files")]

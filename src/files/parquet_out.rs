@@ -27,6 +27,8 @@ pub struct Layout {
     features: Vec<String>,
     score: bool,
     base: bool,
+    /// Utf8 columns between the leading columns and the features.
+    texts: Vec<String>,
 }
 
 impl Layout {
@@ -63,7 +65,33 @@ impl Layout {
             features,
             score,
             base,
+            texts: Vec::new(),
         })
+    }
+
+    /// The same layout with Utf8 columns `texts` after the leading columns (before the
+    /// features); refuses names the layout already has or reserves.
+    pub fn with_texts<S: AsRef<str>>(mut self, texts: &[S]) -> Result<Layout, OutputError> {
+        for t in texts {
+            let name = t.as_ref();
+            let taken = name == "dfen"
+                || name == "score"
+                || BASE_COLUMNS.contains(&name)
+                || self.features.iter().any(|f| f == name)
+                || self.texts.iter().any(|f| f == name);
+            if taken {
+                return Err(OutputError::Layout(format!(
+                    "text column {name:?} is reserved or appears twice"
+                )));
+            }
+            self.texts.push(name.to_owned());
+        }
+        Ok(self)
+    }
+
+    /// The Utf8 columns after the leading ones.
+    pub fn texts(&self) -> &[String] {
+        &self.texts
     }
 
     /// Whether rows start with the six base columns (else with `dfen`).
@@ -71,13 +99,10 @@ impl Layout {
         self.base
     }
 
-    /// Columns before the features: 6 base columns or `dfen`.
+    /// Columns before the features: 6 base columns or `dfen`, then the text columns.
     pub fn leading_columns(&self) -> usize {
-        if self.base {
-            BASE_COLUMNS.len()
-        } else {
-            1
-        }
+        let lead = if self.base { BASE_COLUMNS.len() } else { 1 };
+        lead + self.texts.len()
     }
 
     /// The feature column names.
@@ -109,6 +134,11 @@ impl Layout {
             vec![Field::new("dfen", DataType::Utf8, false)]
         };
         fields.extend(
+            self.texts
+                .iter()
+                .map(|n| Field::new(n, DataType::Utf8, false)),
+        );
+        fields.extend(
             self.features
                 .iter()
                 .map(|n| Field::new(n, DataType::Float32, false)),
@@ -128,6 +158,8 @@ pub struct Rows<'a> {
     pub dfens: &'a [String],
     /// The base columns, for a layout with them.
     pub base: Option<&'a BaseRows>,
+    /// One column of text per [`Layout::texts`] name, each with a value per row.
+    pub texts: &'a [Vec<String>],
     /// Row-major features, `dfens.len() × width` values.
     pub features: &'a [f32],
     /// One score per row, when scoring.
@@ -152,6 +184,13 @@ impl Rows<'_> {
                 ))
             }
             (false, None) => {}
+        }
+        if self.texts.len() != layout.texts().len() || self.texts.iter().any(|t| t.len() != n) {
+            return Err(OutputError::Layout(format!(
+                "{} text columns for {} in the layout, or not {n} values each",
+                self.texts.len(),
+                layout.texts().len()
+            )));
         }
         if self.features.len() != n * layout.width() {
             return Err(OutputError::Layout(format!(
@@ -259,10 +298,13 @@ impl<W: Write + Send> ParquetRowsWriter<W> {
             return Ok(());
         }
         let w = self.layout.width();
-        let mut cols: Vec<ArrayRef> = Vec::with_capacity(w + 7);
+        let mut cols: Vec<ArrayRef> = Vec::with_capacity(w + 7 + rows.texts.len());
         match rows.base {
             Some(b) => cols.extend(base_arrays(b)),
             None => cols.push(Arc::new(StringArray::from_iter_values(rows.dfens))),
+        }
+        for t in rows.texts {
+            cols.push(Arc::new(StringArray::from_iter_values(t)));
         }
         for c in 0..w {
             cols.push(Arc::new(Float32Array::from_iter_values(

@@ -55,6 +55,10 @@ pub struct RunRecord {
     pub features: Option<String>,
     /// The evaluator id, if scoring.
     pub evaluator: Option<String>,
+    /// Whatever else the job's parts depend on (a label job's kind and settings); absent
+    /// for `eval`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job: Option<String>,
     /// The feature perspective's name.
     pub perspective: String,
     /// Records per chunk.

@@ -23,6 +23,7 @@ pub fn write_v0_shard<S: AsRef<str>>(
     writer.write(Rows {
         dfens: &[],
         base: Some(&rows.base),
+        texts: &[],
         features: &rows.features,
         scores: None,
     })?;

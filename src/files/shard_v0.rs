@@ -25,6 +25,7 @@
 
 use arrow_array::{ArrayRef, Float32Array, Int32Array, StringArray};
 use arrow_schema::{DataType, Field, Schema};
+use dicechess_kernels::Color;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -101,7 +102,9 @@ pub fn base_arrays(rows: &BaseRows) -> Vec<ArrayRef> {
         Arc::new(Int32Array::from(rows.ply.clone())),
         Arc::new(StringArray::from_iter_values(&rows.fen)),
         Arc::new(StringArray::from_iter_values(&rows.dice)),
-        Arc::new(StringArray::from_iter_values(&rows.side)),
+        Arc::new(StringArray::from_iter_values(
+            rows.side.iter().map(|c| c.letter().to_string()),
+        )),
         Arc::new(Float32Array::from(rows.result.clone())),
     ]
 }
@@ -117,8 +120,8 @@ pub struct BaseRows {
     pub fen: Vec<String>,
     /// The rolled dice, upper case for both sides.
     pub dice: Vec<String>,
-    /// `w` or `b`: the side to move.
-    pub side: Vec<String>,
+    /// The side to move (written `w` or `b`).
+    pub side: Vec<Color>,
     /// The game's result from the mover's view (1, 0.5, 0).
     pub result: Vec<f32>,
 }
@@ -134,8 +137,8 @@ pub struct BaseRow {
     pub fen: String,
     /// The rolled dice, upper case for both sides.
     pub dice: String,
-    /// `w` or `b`: the side to move.
-    pub side: String,
+    /// The side to move (written `w` or `b`).
+    pub side: Color,
     /// The game's result from the mover's view (1, 0.5, 0).
     pub result: f32,
 }
@@ -154,6 +157,18 @@ impl BaseRows {
     /// Number of rows.
     pub fn len(&self) -> usize {
         self.ply.len()
+    }
+
+    /// Row `i` (panics when `i >= len()`).
+    pub fn row(&self, i: usize) -> BaseRow {
+        BaseRow {
+            game_id: self.game_id[i].clone(),
+            ply: self.ply[i],
+            fen: self.fen[i].clone(),
+            dice: self.dice[i].clone(),
+            side: self.side[i],
+            result: self.result[i],
+        }
     }
 
     /// Whether there are no rows.

@@ -12,12 +12,16 @@
 //! pipeline's footer keys and the `v0-enriched` marker.
 
 mod error;
+mod eval_job;
 mod flow;
+mod job;
+mod label;
 mod observer;
 mod run;
 mod scorer;
 
 pub use error::PipelineError;
+pub use label::{label_columns, run_labels, LabelConfig, LabelEvaluator, CANDIDATE_TEXT_COLUMNS};
 pub use observer::{InputExtent, PipelineObserver, PipelineProgress};
 pub use run::run_pipeline;
 pub use scorer::Scorer;
@@ -62,6 +66,50 @@ impl OutputFormat {
     }
 }
 
+/// One deterministic slice of a run's chunks: chunk `k` belongs to it iff `k % count ==
+/// index`. A run of a slice computes only its chunks and leaves them in the parts folder
+/// (no merge); once every slice's parts are in one folder, a run of the whole input merges
+/// them without computing anything (how `python -m dicechess.ray_label` distributes a run).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkSlice {
+    /// This slice, `0..count`.
+    pub index: u64,
+    /// Number of slices (at least 1).
+    pub count: u64,
+}
+
+impl ChunkSlice {
+    /// Every chunk.
+    pub const ALL: ChunkSlice = ChunkSlice { index: 0, count: 1 };
+
+    /// Whether chunk `k` belongs to the slice.
+    pub fn holds(self, k: u64) -> bool {
+        k % self.count.max(1) == self.index
+    }
+}
+
+/// What every run needs, whatever it computes: the input, the output and how to run.
+#[derive(Clone, Debug)]
+pub struct RunSpec {
+    /// Positions: a file of DFEN lines, a Parquet file with a `dfen` or `fen` column or a
+    /// training shard of schema v0, or `-` for standard input.
+    pub input: String,
+    /// The output file.
+    pub out: PathBuf,
+    /// The output file's format.
+    pub format: OutputFormat,
+    /// Report bad records and go on without them (else the first one stops the run).
+    pub skip_bad: bool,
+    /// Records per chunk; `None`: the interrupted run's on resume, else the job's default.
+    pub chunk_rows: Option<usize>,
+    /// Worker threads; `None`: all cores.
+    pub threads: Option<usize>,
+    /// Discard finished parts of an earlier run instead of resuming from them.
+    pub restart: bool,
+    /// Compute one slice of the chunks only ([`ChunkSlice`]); `None`: all, then merge.
+    pub slice: Option<ChunkSlice>,
+}
+
 /// One configured run.
 pub struct PipelineConfig {
     /// Positions: a file of DFEN lines, a Parquet file with a `dfen` or `fen` column or a
@@ -86,10 +134,30 @@ pub struct PipelineConfig {
     pub restart: bool,
 }
 
+impl PipelineConfig {
+    /// The run's input, output and settings.
+    pub fn spec(&self) -> RunSpec {
+        RunSpec {
+            input: self.input.clone(),
+            out: self.out.clone(),
+            format: self.format,
+            skip_bad: self.skip_bad,
+            chunk_rows: self.chunk_rows,
+            threads: self.threads,
+            restart: self.restart,
+            slice: None,
+        }
+    }
+}
+
 /// What a finished run did.
 #[derive(Clone, Debug)]
 pub struct PipelineSummary {
-    /// Rows in the output file.
+    /// Whether the parts were merged into the output (every run but a slice's).
+    pub merged: bool,
+    /// Chunks of the input.
+    pub chunks: u64,
+    /// Rows in the output file (0 for a slice, which writes none).
     pub written: u64,
     /// Rows computed by this run (the rest came from resumed parts).
     pub computed: u64,

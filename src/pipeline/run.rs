@@ -1,42 +1,49 @@
-//! One run: plan it (resume or start), compute the chunks on all cores, merge the parts.
+//! One run of any [`Job`]: plan it (resume or start), compute the chunks on all cores, merge
+//! the parts.
 
+use super::eval_job::{EvalJob, PERSPECTIVE};
 use super::flow::{max_in_flight, wait_one, ChunkDone, Done, Flow, Totals};
+use super::job::Job;
 use super::{
-    InputExtent, OutputFormat, PipelineConfig, PipelineError, PipelineObserver, PipelineProgress,
-    PipelineSummary, CHUNK_VALUES, DEFAULT_CHUNK_ROWS,
+    ChunkSlice, InputExtent, OutputFormat, PipelineConfig, PipelineError, PipelineObserver,
+    PipelineProgress, PipelineSummary, RunSpec,
 };
-use crate::batch::PositionBatch;
-use crate::board::Position;
-use crate::eval::features::Perspective;
-use crate::files::BaseRows;
 use crate::files::{fingerprint, read_record, PartInfo, PartsDir, RunRecord, RUN_FORMAT};
-use crate::files::{footer, SCHEMA_V0_ENRICHED};
-use crate::files::{Layout, OutputError, Rows, ENGINE_VERSION};
+use crate::files::{Layout, OutputError, ENGINE_VERSION};
 use crate::files::{PositionReader, RawChunk};
-use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::Instant;
 
-/// The features are always from the side to move's view.
-const PERSPECTIVE: Perspective = Perspective::SideToMove;
-
 /// Run the pipeline `cfg` describes on its own thread pool, reporting to `observer`.
 pub fn run_pipeline(
     cfg: &PipelineConfig,
     observer: &mut dyn PipelineObserver,
 ) -> Result<PipelineSummary, PipelineError> {
+    let job = EvalJob {
+        schema: cfg.schema,
+        scorer: cfg.scorer.as_ref(),
+    };
+    run_job(&cfg.spec(), &job, observer)
+}
+
+/// Run `job` over the input `spec` names, on its own thread pool, reporting to `observer`.
+pub(super) fn run_job(
+    spec: &RunSpec,
+    job: &dyn Job,
+    observer: &mut dyn PipelineObserver,
+) -> Result<PipelineSummary, PipelineError> {
     let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = cfg.threads {
+    if let Some(n) = spec.threads {
         pool = pool.num_threads(n);
     }
     let pool = pool.build()?;
     pool.install(|| {
         let start = Instant::now();
-        let plan = Plan::open(cfg)?;
-        plan.run(cfg, observer, start)
+        let plan = Plan::open(spec, job)?;
+        plan.run(spec, job, observer, start)
     })
 }
 
@@ -57,16 +64,15 @@ struct Plan {
 impl Plan {
     /// Open the input and the parts folder (resuming an earlier run's parts unless
     /// `restart`).
-    fn open(cfg: &PipelineConfig) -> Result<Plan, PipelineError> {
+    fn open(cfg: &RunSpec, job: &dyn Job) -> Result<Plan, PipelineError> {
         let out = &cfg.out;
-        let width = cfg.schema.map_or(0, |s| s.width());
         let recorded = (!cfg.restart).then(|| read_record(out)).flatten();
         let chunk_rows = match (cfg.chunk_rows, &recorded) {
             (Some(n), _) => n,
             (None, Some(r)) if r.format == RUN_FORMAT && r.chunk_rows > 0 => {
-                usize::try_from(r.chunk_rows).unwrap_or(DEFAULT_CHUNK_ROWS)
+                usize::try_from(r.chunk_rows).unwrap_or(job.default_chunk_rows())
             }
-            _ => (CHUNK_VALUES / width.max(1)).clamp(1024, DEFAULT_CHUNK_ROWS),
+            _ => job.default_chunk_rows(),
         };
         let reader = PositionReader::open(&cfg.input, chunk_rows)?;
 
@@ -82,6 +88,7 @@ impl Plan {
             let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
             (abs.display().to_string(), Some(size), Some(sha))
         };
+        let recorded_job = job.record();
         let record = RunRecord {
             format: RUN_FORMAT.into(),
             input,
@@ -91,8 +98,9 @@ impl Plan {
             },
             input_size,
             input_sha256,
-            features: cfg.schema.map(|s| s.id().to_owned()),
-            evaluator: cfg.scorer.as_ref().map(|s| s.record_id()),
+            features: recorded_job.features,
+            evaluator: recorded_job.evaluator,
+            job: recorded_job.job,
             perspective: PERSPECTIVE.name().into(),
             chunk_rows: chunk_rows as u64,
             output: cfg.format.name().into(),
@@ -101,12 +109,7 @@ impl Plan {
         // A v0 shard's base columns are written through to Parquet (the pipeline's
         // enrichment step); NPY holds numbers only.
         let with_base = reader.is_v0_shard() && cfg.format == OutputFormat::Parquet;
-        let columns = cfg.schema.map_or(&[][..], |s| s.columns());
-        let layout = if with_base {
-            Layout::with_base(columns, cfg.scorer.is_some())
-        } else {
-            Layout::new(columns, cfg.scorer.is_some())
-        }?;
+        let layout = job.layout(with_base)?;
         let (dir, finished) = PartsDir::open(out, &record, cfg.restart)?;
         Ok(Plan {
             reader,
@@ -131,7 +134,8 @@ impl Plan {
     /// Compute every chunk, then merge the parts into the output.
     fn run(
         mut self,
-        cfg: &PipelineConfig,
+        cfg: &RunSpec,
+        job: &dyn Job,
         observer: &mut dyn PipelineObserver,
         start: Instant,
     ) -> Result<PipelineSummary, PipelineError> {
@@ -145,7 +149,7 @@ impl Plan {
             total_bytes: self.reader.total_bytes(),
         });
         let mut totals = Totals::default();
-        let (flow, chunks) = self.compute(cfg, observer, &mut totals, start);
+        let (flow, chunks) = self.compute(cfg, job, observer, &mut totals, start);
         observer.chunks_done();
         let noun = self.noun();
         if let Some(e) = flow.error {
@@ -162,9 +166,25 @@ impl Plan {
             };
             return Err(PipelineError::BadRecord { error, noun, kept });
         }
+        if cfg.slice.is_some_and(|s| s.count > 1) {
+            // A slice leaves its parts for the run that merges them all.
+            return Ok(PipelineSummary {
+                written: 0,
+                computed: totals.rows.saturating_sub(totals.resumed_rows),
+                resumed_parts: totals.resumed_parts,
+                resumed_rows: totals.resumed_rows,
+                bad: totals.bad,
+                noun,
+                elapsed: start.elapsed(),
+                merged: false,
+                chunks,
+            });
+        }
         observer.merging(totals.bad);
-        let written = self.merge(cfg, chunks)?;
+        let written = self.merge(cfg, job, chunks)?;
         Ok(PipelineSummary {
+            merged: true,
+            chunks,
             written,
             computed: written.saturating_sub(totals.resumed_rows),
             resumed_parts: totals.resumed_parts,
@@ -179,13 +199,14 @@ impl Plan {
     /// on the pool; returns how the chunks went and how many there are.
     fn compute(
         &mut self,
-        cfg: &PipelineConfig,
+        cfg: &RunSpec,
+        job: &dyn Job,
         observer: &mut dyn PipelineObserver,
         totals: &mut Totals,
         start: Instant,
     ) -> (Flow, u64) {
-        let width = cfg.schema.map_or(0, |s| s.width());
-        let max_in_flight = max_in_flight(self.chunk_rows, width);
+        let max_in_flight = max_in_flight(self.chunk_rows, job.width());
+        let slice = cfg.slice.unwrap_or(ChunkSlice::ALL);
         let mut flow = Flow::default();
         let mut index = 0u64;
         let reader = &mut self.reader;
@@ -207,7 +228,18 @@ impl Plan {
                 if flow.stopped() {
                     break;
                 }
-                if let Some(info) = finished.get(&index) {
+                if !slice.holds(index) {
+                    // Another slice's chunk: read past it.
+                    match reader.skip_chunk() {
+                        Err(e) => {
+                            flow.fail(e.into());
+                            break;
+                        }
+                        Ok(0) => break,
+                        Ok(_) => {}
+                    }
+                    flow.reports.insert(index, Vec::new());
+                } else if let Some(info) = finished.get(&index) {
                     match reader.skip_chunk() {
                         Err(e) => {
                             flow.fail(e.into());
@@ -240,7 +272,7 @@ impl Plan {
                             let tx = tx.clone();
                             s.spawn(move |_| {
                                 let done = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                                    process(cfg, raw, dir, layout)
+                                    process(cfg, job, raw, dir, layout)
                                 }))
                                 .unwrap_or(Err(PipelineError::WorkerPanicked));
                                 let _ = tx.send(done);
@@ -263,21 +295,8 @@ impl Plan {
 
     /// Merge the `chunks` parts into the output and remove the parts folder; returns the
     /// rows written.
-    fn merge(self, cfg: &PipelineConfig, chunks: u64) -> Result<u64, PipelineError> {
-        let columns = cfg.schema.map_or(&[][..], |s| s.columns());
-        let feature_schema = cfg.schema.map_or("none", |s| s.id());
-        let mut metadata = if self.with_base {
-            footer(SCHEMA_V0_ENRICHED, feature_schema, columns)
-        } else {
-            vec![
-                ("feature_schema".to_owned(), feature_schema.to_owned()),
-                ("engine_version".to_owned(), ENGINE_VERSION.to_owned()),
-                ("perspective".to_owned(), PERSPECTIVE.name().to_owned()),
-            ]
-        };
-        if let Some(s) = &cfg.scorer {
-            metadata.push(("evaluator".to_owned(), s.id()));
-        }
+    fn merge(self, cfg: &RunSpec, job: &dyn Job, chunks: u64) -> Result<u64, PipelineError> {
+        let metadata = job.metadata(self.with_base);
         let written = match cfg.format {
             OutputFormat::Parquet => {
                 self.dir
@@ -292,7 +311,13 @@ impl Plan {
 
 /// Parse one chunk and, unless it has bad records and `skip_bad` is off, compute and write
 /// its part.
-fn process(cfg: &PipelineConfig, raw: RawChunk, dir: &PartsDir, layout: &Layout) -> ChunkDone {
+fn process(
+    cfg: &RunSpec,
+    job: &dyn Job,
+    raw: RawChunk,
+    dir: &PartsDir,
+    layout: &Layout,
+) -> ChunkDone {
     let chunk = raw.parse();
     if !cfg.skip_bad && !chunk.bad.is_empty() {
         return Ok(Done {
@@ -301,65 +326,29 @@ fn process(cfg: &PipelineConfig, raw: RawChunk, dir: &PartsDir, layout: &Layout)
             bad: chunk.bad,
         });
     }
+    let mut out = job.compute(&chunk, layout.has_base())?;
+    let mut bad = chunk.bad;
+    if !out.bad.is_empty() {
+        bad.append(&mut out.bad);
+        bad.sort_by_key(|e| e.location());
+        if !cfg.skip_bad {
+            return Ok(Done {
+                index: chunk.index,
+                info: None,
+                bad,
+            });
+        }
+    }
     let info = PartInfo {
         index: chunk.index,
-        rows: chunk.positions.len() as u64,
+        rows: out.len() as u64,
         records: chunk.records,
-        bad: chunk.bad.len() as u64,
+        bad: bad.len() as u64,
     };
-    let base = chunk.base.as_ref().filter(|_| layout.has_base());
-    compute_part(cfg, dir, layout, info, &chunk.positions, base)?;
+    dir.write_part(info, layout, out.rows())?;
     Ok(Done {
         index: chunk.index,
         info: Some(info),
-        bad: chunk.bad,
+        bad,
     })
-}
-
-/// Extract, score and write one chunk's part.
-fn compute_part(
-    cfg: &PipelineConfig,
-    dir: &PartsDir,
-    layout: &Layout,
-    info: PartInfo,
-    positions: &[Position],
-    base: Option<&BaseRows>,
-) -> Result<(), PipelineError> {
-    let batch = PositionBatch::from_positions(positions);
-    let features = cfg.schema.map(|s| (s, s.extract(&batch, PERSPECTIVE)));
-    let scores = match &cfg.scorer {
-        None => None,
-        Some(sc) => Some(sc.score(&batch, features.as_ref().map(|(s, f)| (*s, f)))?),
-    };
-    let dfens: Vec<String> = if base.is_some() {
-        Vec::new()
-    } else {
-        positions
-            .par_iter()
-            .with_min_len(1024)
-            .map(|p| p.to_dfen())
-            .collect()
-    };
-    let flat: Vec<f32>;
-    let feature_values: &[f32] = match &features {
-        None => &[],
-        Some((_, f)) => match f.as_slice() {
-            Some(s) => s,
-            None => {
-                flat = f.iter().copied().collect();
-                &flat
-            }
-        },
-    };
-    dir.write_part(
-        info,
-        layout,
-        Rows {
-            dfens: &dfens,
-            base,
-            features: feature_values,
-            scores: scores.as_deref(),
-        },
-    )?;
-    Ok(())
 }

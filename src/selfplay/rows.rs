@@ -44,7 +44,7 @@ pub fn game_rows(
             ply: i32::try_from(i + 1).unwrap_or(i32::MAX),
             fen: pos.with_dice(Dice::EMPTY).to_dfen(),
             dice: pos.dice().letters(true),
-            side: mover.letter().to_string(),
+            side: mover,
             result: if mover == Color::White {
                 white_view
             } else {

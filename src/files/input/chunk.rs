@@ -56,13 +56,14 @@ impl RawChunk {
             .with_min_len(1024)
             .map(|(location, text, base)| match text {
                 Ok(t) => match Position::from_dfen(&t) {
-                    Ok(p) => match base.as_ref().map(|b| check_base(b, &p)) {
+                    Ok(p) => match base.map(|b| check_base(b, &p)) {
                         Some(Err(reason)) => Err(InputError::Bad {
                             location,
                             reason,
                             text: cut(&t),
                         }),
-                        _ => Ok((location, t, p, base)),
+                        Some(Ok(b)) => Ok((location, t, p, Some(b))),
+                        None => Ok((location, t, p, None)),
                     },
                     Err(e) => Err(InputError::Bad {
                         location,

@@ -1,6 +1,6 @@
 //! A record of the input: where it came from, and its text as read, before parsing.
 
-use crate::files::shard_v0::BaseRow;
+use super::v0_shard::RawBase;
 use std::fmt;
 
 /// Where a record came from: a 1-based line of a text input or a 1-based row of a Parquet
@@ -36,5 +36,5 @@ impl fmt::Display for Location {
 pub(super) type RawRecord = (
     Location,
     Result<String, (&'static str, String)>,
-    Option<BaseRow>,
+    Option<RawBase>,
 );

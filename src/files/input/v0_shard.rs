@@ -115,7 +115,7 @@ pub(super) fn record(batch: &RecordBatch, i: usize, location: Location) -> RawRe
         }
     };
     let text = format!("{six} {}", dice.trim());
-    let base = BaseRow {
+    let base = RawBase {
         game_id: game_id.to_owned(),
         ply,
         fen: fen.to_owned(),
@@ -126,9 +126,24 @@ pub(super) fn record(batch: &RecordBatch, i: usize, location: Location) -> RawRe
     (location, Ok(text), Some(base))
 }
 
-/// What the pipeline's readers would refuse in a v0 row whose position parsed.
-pub(super) fn check_base(b: &BaseRow, pos: &Position) -> Result<(), String> {
-    let to_move = pos.side_to_move().letter().to_string();
+/// A v0 row's base columns as read, `side` still text (checked against the position by
+/// [`check_base`]).
+#[derive(Debug)]
+pub(crate) struct RawBase {
+    game_id: String,
+    ply: i32,
+    fen: String,
+    dice: String,
+    side: String,
+    result: f32,
+}
+
+/// The typed base row of a v0 row whose position parsed, or what the pipeline's readers
+/// would refuse in it: a `side` that is not the FEN's side to move, a `result` other than
+/// 0, 0.5 or 1.
+pub(super) fn check_base(b: RawBase, pos: &Position) -> Result<BaseRow, String> {
+    let side = pos.side_to_move();
+    let to_move = side.letter().to_string();
     if b.side != to_move {
         return Err(format!(
             "side: {:?} is not the FEN's side to move {to_move:?}",
@@ -138,5 +153,12 @@ pub(super) fn check_base(b: &BaseRow, pos: &Position) -> Result<(), String> {
     if ![0.0, 0.5, 1.0].contains(&b.result) {
         return Err(format!("result: {} is not 0, 0.5 or 1", b.result));
     }
-    Ok(())
+    Ok(BaseRow {
+        game_id: b.game_id,
+        ply: b.ply,
+        fen: b.fen,
+        dice: b.dice,
+        side,
+        result: b.result,
+    })
 }

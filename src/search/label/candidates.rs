@@ -34,7 +34,8 @@ pub struct TopK<'a> {
     /// Candidates kept (at least 1).
     pub k: usize,
     /// The pre-ranker whose scores order them (its score of an afterstate, negated: the
-    /// afterstate's side to move is the opponent), ties in generation order.
+    /// afterstate's side to move is the opponent), king captures first, ties in generation
+    /// order.
     pub prerank: &'a dyn BatchEvaluator,
 }
 
@@ -69,15 +70,18 @@ impl Labeller {
             let mut scores = vec![0f32; batch.len()];
             t.prerank.evaluate(&batch, &mut scores)?;
             for (c, s) in order.iter_mut().zip(&scores) {
-                // A won game first, whatever the pre-ranker says of the board.
-                c.2 = Some(if terminal(&c.1).is_some() {
-                    f32::INFINITY
-                } else {
-                    -s
-                });
+                c.2 = Some(-s);
             }
+            // A won game first, whatever the pre-ranker says of the board; then by score.
             // Stable: equal scores keep generation order.
-            order.sort_by(|a, b| b.2.partial_cmp(&a.2).unwrap_or(std::cmp::Ordering::Equal));
+            let key = |c: &(Option<TurnPath>, Position, Option<f32>)| {
+                (terminal(&c.1).is_some(), c.2.unwrap_or(f32::NEG_INFINITY))
+            };
+            order.sort_by(|a, b| {
+                let (ka, kb) = (key(a), key(b));
+                kb.0.cmp(&ka.0)
+                    .then(kb.1.partial_cmp(&ka.1).unwrap_or(std::cmp::Ordering::Equal))
+            });
             order.truncate(t.k.max(1));
         }
         order

@@ -1,0 +1,293 @@
+//! The label factory behind `dicechess label` (docs/labels.md): exact searched labels of many
+//! positions, on all cores, resumable like `eval` (the same chunks, part files and merge), and
+//! sliceable for a cluster ([`ChunkSlice`](super::ChunkSlice)).
+//!
+//! Each input record is one position: a DFEN line, a Parquet `dfen`/`fen` row, or a v0
+//! training shard's row (`fen` with its `dice`; the base columns are written through, so the
+//! output is a v0 shard the pipeline's `read_shard` reads, with the label columns beside the
+//! base ones). `a1`/`a2`/`p1`/`p2` ignore the dice; `candidates` needs them and writes one
+//! row per candidate.
+
+use super::job::{Job, JobRecord, PartOut};
+use super::run::run_job;
+use super::{PipelineError, PipelineObserver, PipelineSummary, RunSpec};
+use crate::board::Position;
+use crate::eval::{score_to_win_probability, BatchEvaluator};
+use crate::files::SCHEMA_V0;
+use crate::files::{footer, BaseRows, Chunk, InputError, Layout, OutputError, ENGINE_VERSION};
+use crate::rules::ROLLS;
+use crate::search::{
+    default_work_units, CandidateLabel, LabelError, LabelKind, Labeller, TopK, Work,
+};
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// The leaf evaluator of a label run and how the output names it.
+#[derive(Clone)]
+pub struct LabelEvaluator {
+    /// The evaluator.
+    pub eval: Arc<dyn BatchEvaluator>,
+    /// Its id (`material`, `dice-aware`, a model's id).
+    pub id: String,
+    /// The model's SHA-256, for a model package.
+    pub model_sha256: Option<String>,
+}
+
+/// One configured label run.
+#[derive(Clone)]
+pub struct LabelConfig {
+    /// Input, output and how to run.
+    pub spec: RunSpec,
+    /// What to label.
+    pub kind: LabelKind,
+    /// The leaf evaluator.
+    pub leaf: LabelEvaluator,
+    /// `candidates` only: keep the best `top` by `prerank` (default: every candidate).
+    pub top: Option<usize>,
+    /// The pre-ranker of `top` (default: the leaf evaluator).
+    pub prerank: Option<LabelEvaluator>,
+    /// Work units one position's label may spend ([`default_work_units`] by default).
+    pub max_work: Option<u64>,
+}
+
+/// Run the label factory `cfg` describes, reporting to `observer`.
+pub fn run_labels(
+    cfg: &LabelConfig,
+    observer: &mut dyn PipelineObserver,
+) -> Result<PipelineSummary, PipelineError> {
+    let job = LabelJob {
+        cfg,
+        labeller: Labeller::new(cfg.leaf.eval.clone()),
+    };
+    run_job(&cfg.spec, &job, observer)
+}
+
+/// The names of the value columns of `kind` (Float32; `candidates` also writes the Utf8
+/// columns `moves` and `after` before them): `a1, a1_win` and so on; for `candidates`,
+/// `prerank` (with a top K), `a1`, `a1_win`, then `roll_PPP` … `roll_KKK`, one per roll in
+/// `ROLLS` order.
+pub fn label_columns(kind: LabelKind, top: bool) -> Vec<String> {
+    match kind {
+        LabelKind::Candidates => {
+            let mut c = Vec::new();
+            if top {
+                c.push("prerank".to_owned());
+            }
+            c.push("a1".to_owned());
+            c.push("a1_win".to_owned());
+            c.extend(
+                ROLLS
+                    .iter()
+                    .map(|r| format!("roll_{}", r.dice().letters(true))),
+            );
+            c
+        }
+        k => vec![k.name().to_owned(), format!("{}_win", k.name())],
+    }
+}
+
+/// The Utf8 columns of `candidates` after the root's own columns.
+pub const CANDIDATE_TEXT_COLUMNS: [&str; 2] = ["moves", "after"];
+
+struct LabelJob<'a> {
+    cfg: &'a LabelConfig,
+    labeller: Labeller,
+}
+
+/// One position's labelled rows.
+enum Labelled {
+    /// A value.
+    Value(f64),
+    /// Its candidates.
+    Candidates(Vec<CandidateLabel>),
+}
+
+impl LabelJob<'_> {
+    fn work_limit(&self) -> u64 {
+        self.cfg
+            .max_work
+            .unwrap_or_else(|| default_work_units(self.cfg.kind))
+    }
+
+    fn label(&self, pos: &Position) -> Result<Labelled, LabelError> {
+        let work = Work::new(self.work_limit());
+        let l = &self.labeller;
+        Ok(match self.cfg.kind {
+            LabelKind::A1 => Labelled::Value(l.a1(pos, &work)?),
+            LabelKind::A2 => Labelled::Value(l.a2(pos, &work)?),
+            LabelKind::P1 => Labelled::Value(l.p1(pos, &work)?),
+            LabelKind::P2 => Labelled::Value(l.p2(pos, &work)?),
+            LabelKind::Candidates => {
+                let prerank = self.cfg.prerank.as_ref().unwrap_or(&self.cfg.leaf);
+                let top = self.cfg.top.map(|k| TopK {
+                    k,
+                    prerank: prerank.eval.as_ref(),
+                });
+                Labelled::Candidates(l.candidates(pos, top, &work)?)
+            }
+        })
+    }
+
+    fn perspective(&self) -> &'static str {
+        if self.cfg.kind.afterstate() {
+            "previous-mover"
+        } else {
+            "side-to-move"
+        }
+    }
+}
+
+impl Job for LabelJob<'_> {
+    fn record(&self) -> JobRecord {
+        let c = self.cfg;
+        let record_id = |e: &LabelEvaluator| match &e.model_sha256 {
+            Some(sha) => format!("model:{}@{sha}", e.id),
+            None => e.id.clone(),
+        };
+        JobRecord {
+            features: None,
+            evaluator: Some(record_id(&c.leaf)),
+            job: Some(format!(
+                "label {} top={} prerank={} max_work={}",
+                c.kind,
+                c.top.map_or("all".to_owned(), |k| k.to_string()),
+                c.prerank.as_ref().map_or("leaf".to_owned(), record_id),
+                self.work_limit()
+            )),
+        }
+    }
+
+    fn width(&self) -> usize {
+        label_columns(self.cfg.kind, self.cfg.top.is_some()).len()
+    }
+
+    fn default_chunk_rows(&self) -> usize {
+        // A chunk is the work lost to a kill: about a second of one core's labels.
+        match self.cfg.kind {
+            LabelKind::A1 | LabelKind::P1 => 256,
+            LabelKind::Candidates => 4,
+            LabelKind::A2 | LabelKind::P2 => 1,
+        }
+    }
+
+    fn layout(&self, with_base: bool) -> Result<Layout, OutputError> {
+        let columns = label_columns(self.cfg.kind, self.cfg.top.is_some());
+        let layout = if with_base {
+            Layout::with_base(&columns, false)
+        } else {
+            Layout::new(&columns, false)
+        }?;
+        if self.cfg.kind == LabelKind::Candidates {
+            layout.with_texts(&CANDIDATE_TEXT_COLUMNS)
+        } else {
+            Ok(layout)
+        }
+    }
+
+    fn metadata(&self, with_base: bool) -> Vec<(String, String)> {
+        let c = self.cfg;
+        let mut m = if with_base {
+            // A v0 shard (the pipeline's `read_shard` reads it) whose extra columns are the
+            // labels; no feature schema.
+            footer::<&str>(SCHEMA_V0, "none", &[])
+        } else {
+            vec![("engine_version".to_owned(), ENGINE_VERSION.to_owned())]
+        };
+        let columns = label_columns(c.kind, c.top.is_some());
+        m.extend(
+            [
+                ("label_kind", c.kind.name().to_owned()),
+                ("label_columns", columns.join(",")),
+                ("label_evaluator", c.leaf.id.clone()),
+                ("label_perspective", self.perspective().to_owned()),
+                (
+                    "label_scale",
+                    "evaluator score; +-10000 is a king capture; <kind>_win = clamp(0.5 + \
+                     score / 20000, 0, 1)"
+                        .to_owned(),
+                ),
+            ]
+            .map(|(k, v)| (k.to_owned(), v)),
+        );
+        if let Some(sha) = &c.leaf.model_sha256 {
+            m.push(("label_model_sha256".to_owned(), sha.clone()));
+        }
+        if c.kind == LabelKind::Candidates {
+            m.push((
+                "label_top".to_owned(),
+                c.top.map_or("all".to_owned(), |k| k.to_string()),
+            ));
+            if c.top.is_some() {
+                let p = c.prerank.as_ref().unwrap_or(&c.leaf);
+                m.push(("label_prerank".to_owned(), p.id.clone()));
+            }
+        }
+        m
+    }
+
+    fn compute(&self, chunk: &Chunk, with_base: bool) -> Result<PartOut, PipelineError> {
+        let results: Vec<Result<Labelled, LabelError>> = chunk
+            .positions
+            .par_iter()
+            .with_max_len(1)
+            .map(|p| self.label(p))
+            .collect();
+        let mut out = PartOut {
+            base: with_base.then(BaseRows::default),
+            texts: if self.cfg.kind == LabelKind::Candidates {
+                vec![Vec::new(), Vec::new()]
+            } else {
+                Vec::new()
+            },
+            ..PartOut::default()
+        };
+        for (i, r) in results.into_iter().enumerate() {
+            let labelled = match r {
+                Ok(l) => l,
+                Err(LabelError::Eval(e)) => return Err(PipelineError::Scoring(e)),
+                Err(e) => {
+                    out.bad.push(InputError::Bad {
+                        location: chunk.sources[i],
+                        reason: format!("label: {e}"),
+                        text: short(&chunk.texts[i]),
+                    });
+                    continue;
+                }
+            };
+            let root = |out: &mut PartOut| match (&mut out.base, &chunk.base) {
+                (Some(rows), Some(base)) => rows.push(base.row(i)),
+                _ => out.dfens.push(chunk.positions[i].to_dfen()),
+            };
+            match labelled {
+                Labelled::Value(v) => {
+                    root(&mut out);
+                    out.values.push(v as f32);
+                    out.values.push(score_to_win_probability(v) as f32);
+                }
+                Labelled::Candidates(cands) => {
+                    for c in cands {
+                        root(&mut out);
+                        out.texts[0].push(c.path.map_or(String::new(), |p| p.uci()));
+                        out.texts[1].push(c.after.to_dfen());
+                        if let Some(p) = c.prerank.filter(|_| self.cfg.top.is_some()) {
+                            out.values.push(p);
+                        }
+                        out.values.push(c.a1 as f32);
+                        out.values.push(score_to_win_probability(c.a1) as f32);
+                        out.values.extend_from_slice(&c.per_roll);
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Echoed text cut to 200 bytes (on a character boundary).
+fn short(s: &str) -> String {
+    let mut end = s.len().min(200);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s[..end].to_owned()
+}
