@@ -5,12 +5,10 @@
 use super::eval::{format_of, pipeline_error};
 use super::eval_progress::{note, Progress};
 use super::CliError;
-use dicechess::eval::{DiceAware, Material};
-use dicechess::pipeline::{run_labels, ChunkSlice, LabelConfig, LabelEvaluator, RunSpec};
+use dicechess::pipeline::{run_labels, ChunkSlice, LabelEvaluator, LabelSpec, RunSpec};
 use dicechess::search::LabelKind;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// A built-in leaf evaluator.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,28 +83,17 @@ pub struct Args {
 }
 
 fn builtin(name: LeafName) -> LabelEvaluator {
-    let eval: Arc<dyn dicechess::eval::BatchEvaluator> = match name {
-        LeafName::Material => Arc::new(Material),
-        LeafName::DiceAware => Arc::new(DiceAware::default()),
+    let id = match name {
+        LeafName::Material => "material",
+        LeafName::DiceAware => "dice-aware",
     };
-    LabelEvaluator {
-        id: eval.id(),
-        eval,
-        model_sha256: None,
-    }
+    LabelEvaluator::builtin(id).expect("a built-in leaf")
 }
 
 #[cfg(feature = "onnx")]
 fn model(dir: &Path) -> Result<LabelEvaluator, CliError> {
-    let m = dicechess::eval::onnx::FeatureModel::load(dir)
-        .map_err(|e| CliError::Input(format!("--model {}: {e}", dir.display())))?;
-    let sha = m.manifest().model_sha256.clone();
-    let id = m.manifest().model_id.clone();
-    Ok(LabelEvaluator {
-        eval: Arc::new(m),
-        id,
-        model_sha256: Some(sha),
-    })
+    LabelEvaluator::model(dir)
+        .map_err(|e| CliError::Input(format!("--model {}: {e}", dir.display())))
 }
 
 #[cfg(not(feature = "onnx"))]
@@ -159,17 +146,17 @@ pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
         (Some(dir), _) => model(dir)?,
         (None, e) => builtin(e.unwrap_or(LeafName::DiceAware)),
     };
-    let cfg = LabelConfig {
-        spec: RunSpec {
-            input: args.input,
-            out: args.out,
-            format,
-            skip_bad: args.skip_bad,
-            chunk_rows: args.chunk_rows,
-            threads: args.threads,
-            restart: args.restart,
-            slice,
-        },
+    let run = RunSpec {
+        input: args.input,
+        out: args.out,
+        format,
+        skip_bad: args.skip_bad,
+        chunk_rows: args.chunk_rows,
+        threads: args.threads,
+        restart: args.restart,
+        slice,
+    };
+    let spec = LabelSpec {
         kind,
         leaf,
         top: args.top,
@@ -177,7 +164,7 @@ pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
         max_work: args.max_work,
     };
     let mut progress = Progress::labelling();
-    let s = run_labels(&cfg, &mut progress).map_err(pipeline_error)?;
+    let s = run_labels(&run, &spec, &mut progress).map_err(pipeline_error)?;
     let secs = s.elapsed.as_secs_f64();
     let resumed = if s.resumed_parts > 0 {
         format!(
@@ -193,7 +180,7 @@ pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
             "label: {} {kind} rows written to {}{resumed}, {} bad {}(s) skipped, {secs:.2} s, \
              {rate:.1} labels/s",
             s.written,
-            cfg.spec.out.display(),
+            run.out.display(),
             s.bad,
             s.noun,
         );
@@ -204,7 +191,7 @@ pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
             args.slice.as_deref().unwrap_or(""),
             s.chunks,
             s.computed + s.resumed_rows,
-            cfg.spec.out.display(),
+            run.out.display(),
             s.bad,
             s.noun,
         );

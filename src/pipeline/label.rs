@@ -12,7 +12,7 @@ use super::job::{Job, JobRecord, PartOut};
 use super::run::run_job;
 use super::{PipelineError, PipelineObserver, PipelineSummary, RunSpec};
 use crate::board::Position;
-use crate::eval::{score_to_win_probability, BatchEvaluator};
+use crate::eval::{score_to_win_probability, BatchEvaluator, DiceAware, Material};
 use crate::files::SCHEMA_V0;
 use crate::files::{footer, BaseRows, Chunk, InputError, Layout, OutputError, ENGINE_VERSION};
 use crate::rules::ROLLS;
@@ -33,11 +33,44 @@ pub struct LabelEvaluator {
     pub model_sha256: Option<String>,
 }
 
-/// One configured label run.
+impl LabelEvaluator {
+    /// A built-in evaluator by name: `material` or `dice-aware`.
+    pub fn builtin(name: &str) -> Option<LabelEvaluator> {
+        let eval: Arc<dyn BatchEvaluator> = match name {
+            "material" => Arc::new(Material),
+            "dice-aware" => Arc::new(DiceAware::default()),
+            _ => return None,
+        };
+        Some(LabelEvaluator {
+            id: eval.id(),
+            eval,
+            model_sha256: None,
+        })
+    }
+
+    /// A position-value model package, checked whole (manifest, digest, role, graph).
+    #[cfg(feature = "onnx")]
+    pub fn model(dir: &std::path::Path) -> Result<LabelEvaluator, crate::eval::onnx::ModelError> {
+        let m = crate::eval::onnx::FeatureModel::load(dir)?;
+        let (id, sha) = (
+            m.manifest().model_id.clone(),
+            m.manifest().model_sha256.clone(),
+        );
+        Ok(LabelEvaluator {
+            eval: Arc::new(m),
+            id,
+            model_sha256: Some(sha),
+        })
+    }
+}
+
+/// The built-in leaf evaluators' names ([`LabelEvaluator::builtin`]).
+pub const BUILTIN_LEAVES: [&str; 2] = ["material", "dice-aware"];
+
+/// What to label and how: the kind, the leaf evaluator, the candidates' cut and the work
+/// budget of a position.
 #[derive(Clone)]
-pub struct LabelConfig {
-    /// Input, output and how to run.
-    pub spec: RunSpec,
+pub struct LabelSpec {
     /// What to label.
     pub kind: LabelKind,
     /// The leaf evaluator.
@@ -50,16 +83,56 @@ pub struct LabelConfig {
     pub max_work: Option<u64>,
 }
 
-/// Run the label factory `cfg` describes, reporting to `observer`.
+impl LabelSpec {
+    /// The work budget of one position.
+    pub fn work_limit(&self) -> u64 {
+        self.max_work
+            .unwrap_or_else(|| default_work_units(self.kind))
+    }
+
+    /// The label of one position with `labeller` (whose leaf evaluator is [`LabelSpec::leaf`]).
+    fn label(&self, labeller: &Labeller, pos: &Position) -> Result<Labelled, LabelError> {
+        let work = Work::new(self.work_limit());
+        let l = labeller;
+        Ok(match self.kind {
+            LabelKind::A1 => Labelled::Value(l.a1(pos, &work)?),
+            LabelKind::A2 => Labelled::Value(l.a2(pos, &work)?),
+            LabelKind::P1 => Labelled::Value(l.p1(pos, &work)?),
+            LabelKind::P2 => Labelled::Value(l.p2(pos, &work)?),
+            LabelKind::Candidates => {
+                let prerank = self.prerank.as_ref().unwrap_or(&self.leaf);
+                let top = self.top.map(|k| TopK {
+                    k,
+                    prerank: prerank.eval.as_ref(),
+                });
+                Labelled::Candidates(l.candidates(pos, top, &work)?)
+            }
+        })
+    }
+}
+
+/// The labels of `positions`, in order, computed on all cores of the current rayon pool (a
+/// position over its work budget is its own error, the others are labelled).
+pub fn label_positions(
+    spec: &LabelSpec,
+    positions: &[Position],
+) -> Vec<Result<Labelled, LabelError>> {
+    let labeller = Labeller::new(spec.leaf.eval.clone());
+    positions
+        .par_iter()
+        .with_max_len(1)
+        .map(|p| spec.label(&labeller, p))
+        .collect()
+}
+
+/// Run the label factory over the input `run` names, reporting to `observer`.
 pub fn run_labels(
-    cfg: &LabelConfig,
+    run: &RunSpec,
+    spec: &LabelSpec,
     observer: &mut dyn PipelineObserver,
 ) -> Result<PipelineSummary, PipelineError> {
-    let job = LabelJob {
-        cfg,
-        labeller: Labeller::new(cfg.leaf.eval.clone()),
-    };
-    run_job(&cfg.spec, &job, observer)
+    let job = LabelJob { cfg: spec };
+    run_job(run, &job, observer)
 }
 
 /// The names of the value columns of `kind` (Float32; `candidates` also writes the Utf8
@@ -90,12 +163,12 @@ pub fn label_columns(kind: LabelKind, top: bool) -> Vec<String> {
 pub const CANDIDATE_TEXT_COLUMNS: [&str; 2] = ["moves", "after"];
 
 struct LabelJob<'a> {
-    cfg: &'a LabelConfig,
-    labeller: Labeller,
+    cfg: &'a LabelSpec,
 }
 
-/// One position's labelled rows.
-enum Labelled {
+/// One position's labels.
+#[derive(Clone, Debug)]
+pub enum Labelled {
     /// A value.
     Value(f64),
     /// Its candidates.
@@ -103,31 +176,6 @@ enum Labelled {
 }
 
 impl LabelJob<'_> {
-    fn work_limit(&self) -> u64 {
-        self.cfg
-            .max_work
-            .unwrap_or_else(|| default_work_units(self.cfg.kind))
-    }
-
-    fn label(&self, pos: &Position) -> Result<Labelled, LabelError> {
-        let work = Work::new(self.work_limit());
-        let l = &self.labeller;
-        Ok(match self.cfg.kind {
-            LabelKind::A1 => Labelled::Value(l.a1(pos, &work)?),
-            LabelKind::A2 => Labelled::Value(l.a2(pos, &work)?),
-            LabelKind::P1 => Labelled::Value(l.p1(pos, &work)?),
-            LabelKind::P2 => Labelled::Value(l.p2(pos, &work)?),
-            LabelKind::Candidates => {
-                let prerank = self.cfg.prerank.as_ref().unwrap_or(&self.cfg.leaf);
-                let top = self.cfg.top.map(|k| TopK {
-                    k,
-                    prerank: prerank.eval.as_ref(),
-                });
-                Labelled::Candidates(l.candidates(pos, top, &work)?)
-            }
-        })
-    }
-
     fn perspective(&self) -> &'static str {
         if self.cfg.kind.afterstate() {
             "previous-mover"
@@ -152,7 +200,7 @@ impl Job for LabelJob<'_> {
                 c.kind,
                 c.top.map_or("all".to_owned(), |k| k.to_string()),
                 c.prerank.as_ref().map_or("leaf".to_owned(), record_id),
-                self.work_limit()
+                self.cfg.work_limit()
             )),
         }
     }
@@ -226,12 +274,7 @@ impl Job for LabelJob<'_> {
     }
 
     fn compute(&self, chunk: &Chunk, with_base: bool) -> Result<PartOut, PipelineError> {
-        let results: Vec<Result<Labelled, LabelError>> = chunk
-            .positions
-            .par_iter()
-            .with_max_len(1)
-            .map(|p| self.label(p))
-            .collect();
+        let results = label_positions(self.cfg, &chunk.positions);
         let mut out = PartOut {
             base: with_base.then(BaseRows::default),
             texts: if self.cfg.kind == LabelKind::Candidates {

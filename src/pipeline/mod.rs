@@ -21,7 +21,10 @@ mod run;
 mod scorer;
 
 pub use error::PipelineError;
-pub use label::{label_columns, run_labels, LabelConfig, LabelEvaluator, CANDIDATE_TEXT_COLUMNS};
+pub use label::{
+    label_columns, label_positions, run_labels, LabelEvaluator, LabelSpec, Labelled,
+    BUILTIN_LEAVES, CANDIDATE_TEXT_COLUMNS,
+};
 pub use observer::{InputExtent, PipelineObserver, PipelineProgress};
 pub use run::run_pipeline;
 pub use scorer::Scorer;
