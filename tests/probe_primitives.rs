@@ -11,10 +11,10 @@ mod reference;
 use dicechess::board::{Dice, Position};
 use dicechess::kernels::{Bitboard, Color, PieceType, Square};
 use dicechess::probe::{
-    all_moves_count, attacked_squares, attacker_types, availability_probability, available_rolls,
-    diversity_difference, hanging_material, hanging_squares, king_attacked, mobility, passed_pawns,
-    piece_diversity, presence_mask, type_count, Mobility, PassedPawns, PieceValues,
-    MATERIAL_VALUES,
+    all_moves_count, attacked_squares, attacker_types, attacks_by_type, availability_probability,
+    available_rolls, diversity_difference, hanging_material, hanging_squares, king_attacked,
+    mobility, passed_pawns, piece_diversity, presence_mask, type_count, Mobility, PassedPawns,
+    PieceValues, MATERIAL_VALUES,
 };
 use dicechess::rules::{generate, ROLLS};
 use proptest::prelude::*;
@@ -235,6 +235,12 @@ proptest! {
                     attacked_squares(&pos, by).contains(sq(target)),
                     mask != 0
                 );
+                // The attack sets by type hold the target exactly for its attacker types.
+                let by_type = attacks_by_type(&pos, by);
+                let from_sets = PieceType::ALL.iter()
+                    .filter(|t| by_type[**t as usize].contains(sq(target)))
+                    .fold(0u8, |m, t| m | t.mask_bit());
+                prop_assert_eq!(from_sets, mask);
             }
         }
     }

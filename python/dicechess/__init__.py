@@ -28,6 +28,10 @@ __all__ = [
     "bestmove",
     "selfplay",
     "merge",
+    "LABEL_KINDS",
+    "ROLLS",
+    "label",
+    "label_file",
 ]
 
 #: The engine version written into every file (``engine_version``).
@@ -191,3 +195,112 @@ def merge(dirs: Iterable[PathLike], out: PathLike) -> dict[str, Any]:
     """Merge self-play slices of one run into ``out`` as ``dicechess merge`` does (file
     names, counts and every digest checked) and return the merged manifest."""
     return json.loads(_native.merge([os.fspath(d) for d in dirs], os.fspath(out)))
+
+
+#: The label kinds (docs/labels.md).
+LABEL_KINDS: Tuple[str, ...] = ("a1", "a2", "p1", "p2", "candidates")
+#: The 56 roll multisets in the order of the per-roll values (``PPP``, ``PPN``, ... ``KKK``).
+ROLLS: Tuple[str, ...] = tuple(
+    a + b + c
+    for i, a in enumerate("PNBRQK")
+    for j, b in enumerate("PNBRQK")
+    for c in "PNBRQK"[j:]
+    if j >= i
+)
+
+
+def label(
+    dfens: Iterable[str],
+    kind: str,
+    evaluator: str = "dice-aware",
+    *,
+    model: Optional[PathLike] = None,
+    top: Optional[int] = None,
+    prerank: Optional[str] = None,
+    max_work: Optional[int] = None,
+    threads: Optional[int] = None,
+) -> dict[str, Any]:
+    """Exact searched labels of positions (docs/labels.md), on all cores.
+
+    ``kind`` is ``a1``, ``a2`` (the position as an afterstate, valued for the side that just
+    moved), ``p1``, ``p2`` (before its roll, for its side to move) or ``candidates`` (every
+    distinct afterstate of a rolled position, or the ``top`` K by ``prerank``, with its
+    ``a1`` and per-roll values). The leaf evaluator is ``material``, ``dice-aware`` or a
+    position-value ``model`` package. Returns numpy arrays: for the scalar kinds
+    ``{kind: float32[n], kind + "_win": float32[n]}``; for ``candidates`` ``{"root":
+    int64[m]`` (the index of each candidate's position in ``dfens``), ``"moves"`` (UCI,
+    comma-joined, empty for a pass), ``"after"`` (DFEN), ``"a1"``, ``"a1_win"``, ``"rolls":
+    float32[m, 56]`` (in :data:`ROLLS` order) and, with ``top``, ``"prerank"``. Values are on
+    the evaluator's axis (±10000 a king capture); ``*_win`` is ``clamp(0.5 + value / 20000,
+    0, 1)``. The values equal ``dicechess label``'s, bit for bit."""
+    roots, moves, afters, value, win, rolls, pre = _native.label(
+        _dfen_list(dfens),
+        kind,
+        evaluator,
+        _path(model),
+        _int("top", top),
+        prerank,
+        _int("max_work", max_work),
+        _int("threads", threads),
+    )
+    value = np.frombuffer(value, dtype=np.float32)
+    win = np.frombuffer(win, dtype=np.float32)
+    if kind != "candidates":
+        return {kind: value, kind + "_win": win}
+    out: dict[str, Any] = {
+        "root": np.asarray(roots, dtype=np.int64),
+        "moves": moves,
+        "after": afters,
+        "a1": value,
+        "a1_win": win,
+        "rolls": np.frombuffer(rolls, dtype=np.float32).reshape(len(value), 56),
+    }
+    if top is not None:
+        out["prerank"] = np.frombuffer(pre, dtype=np.float32)
+    return out
+
+
+def label_file(
+    input: PathLike,
+    out: PathLike,
+    kind: str,
+    evaluator: str = "dice-aware",
+    *,
+    model: Optional[PathLike] = None,
+    top: Optional[int] = None,
+    prerank: Optional[str] = None,
+    max_work: Optional[int] = None,
+    threads: Optional[int] = None,
+    chunk_rows: Optional[int] = None,
+    skip_bad: bool = False,
+    restart: bool = False,
+    slice: Optional[Sequence[int]] = None,
+) -> dict[str, Any]:
+    """The label factory on a file, as ``dicechess label INPUT --out OUT`` (the same bytes):
+    DFEN lines, a Parquet ``dfen``/``fen`` column or a v0 shard in, Parquet or NPY out,
+    resumable. ``slice=(i, n)`` computes only chunks ``k % n == i`` into ``OUT.parts/``
+    without merging (``python -m dicechess.ray_label`` distributes a run this way). Returns
+    a summary: ``written``, ``computed``, ``resumedParts``, ``resumedRows``, ``bad``,
+    ``chunks``, ``merged``, ``seconds``."""
+    sl = None
+    if slice is not None:
+        i, n = slice
+        sl = (_int("slice index", i), _int("slice count", n))
+    return json.loads(
+        _native.label_file(
+            os.fspath(input),
+            os.fspath(out),
+            kind,
+            evaluator,
+            _path(model),
+            _int("top", top),
+            prerank,
+            _int("max_work", max_work),
+            _int("threads", threads),
+            _int("chunk_rows", chunk_rows),
+            bool(skip_bad),
+            bool(restart),
+            sl,
+        )
+    )
+

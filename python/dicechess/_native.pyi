@@ -43,3 +43,28 @@ def selfplay(
     progress: Optional[Callable[[int, int, int], Any]] = None,
 ) -> str: ...
 def merge(dirs: List[str], out: str) -> str: ...
+def label(
+    dfens: List[str],
+    kind: str,
+    evaluator: str = "dice-aware",
+    model: Optional[str] = None,
+    top: Optional[int] = None,
+    prerank: Optional[str] = None,
+    max_work: Optional[int] = None,
+    threads: Optional[int] = None,
+) -> Tuple[List[int], List[str], List[str], bytearray, bytearray, bytearray, bytearray]: ...
+def label_file(
+    input: str,
+    out: str,
+    kind: str,
+    evaluator: str = "dice-aware",
+    model: Optional[str] = None,
+    top: Optional[int] = None,
+    prerank: Optional[str] = None,
+    max_work: Optional[int] = None,
+    threads: Optional[int] = None,
+    chunk_rows: Optional[int] = None,
+    skip_bad: bool = False,
+    restart: bool = False,
+    slice: Optional[Tuple[int, int]] = None,
+) -> str: ...

@@ -9,6 +9,7 @@
 use pyo3::prelude::*;
 
 mod errors;
+mod labels;
 mod play;
 mod positions;
 
@@ -27,5 +28,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play::bestmove, m)?)?;
     m.add_function(wrap_pyfunction!(play::selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(play::merge, m)?)?;
+    m.add_function(wrap_pyfunction!(labels::label, m)?)?;
+    m.add_function(wrap_pyfunction!(labels::label_file, m)?)?;
     Ok(())
 }

@@ -26,9 +26,16 @@ pub struct Segment {
 /// slice, and the index costs 12 bytes per class instead of 6 bytes per leaf (Kiwipete's
 /// 56 rolls have about 9,000 leaves in 40-odd classes). The whole node goes to the
 /// evaluator in one call ([`LeafBatch::rows_and_values_mut`]).
+///
+/// The leaves are kept as rows (`Position`s, copied out of the expansion's buckets) and
+/// turned into columns only for an evaluator that reads columns
+/// ([`LeafBatch::columns_and_values_mut`]): the dice-aware evaluator scores rows, and the
+/// scatter into columns and the gather back cost it a sixth of its time (perf, middlegame
+/// leaves). The column kernels (material) pay the same scatter as before.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LeafBatch {
-    positions: PositionBatch,
+    rows: Vec<Position>,
+    columns: PositionBatch,
     values: Vec<f32>,
     segments: Vec<Segment>,
 }
@@ -41,30 +48,28 @@ impl LeafBatch {
 
     /// Number of leaf rows.
     pub fn len(&self) -> usize {
-        self.positions.len()
+        self.rows.len()
     }
 
     /// Whether there are no leaf rows (king-capture segments have none).
     pub fn is_empty(&self) -> bool {
-        self.positions.is_empty()
+        self.rows.is_empty()
     }
 
     /// Remove every row and segment, keeping the capacity.
     pub fn clear(&mut self) {
-        self.positions.clear();
+        self.rows.clear();
         self.values.clear();
         self.segments.clear();
     }
 
     /// Append a class of `weight` rolls whose leaves are `leaves` (one row each).
     pub fn push_class<'a>(&mut self, weight: u16, leaves: impl IntoIterator<Item = &'a Position>) {
-        let start = self.positions.len() as u32;
-        for p in leaves {
-            self.positions.push(p);
-        }
+        let start = self.rows.len() as u32;
+        self.rows.extend(leaves);
         self.segments.push(Segment {
             start,
-            end: self.positions.len() as u32,
+            end: self.rows.len() as u32,
             weight,
             king_capture: false,
         });
@@ -72,7 +77,7 @@ impl LeafBatch {
 
     /// Append a class of `weight` rolls that capture the king (no leaves).
     pub fn push_king_capture(&mut self, weight: u16) {
-        let at = self.positions.len() as u32;
+        let at = self.rows.len() as u32;
         self.segments.push(Segment {
             start: at,
             end: at,
@@ -81,9 +86,9 @@ impl LeafBatch {
         });
     }
 
-    /// The leaf positions as columns (what an evaluator reads).
-    pub fn positions(&self) -> &PositionBatch {
-        &self.positions
+    /// The leaf positions, as rows.
+    pub fn rows(&self) -> &[Position] {
+        &self.rows
     }
 
     /// The segments, in the order they were pushed.
@@ -91,12 +96,24 @@ impl LeafBatch {
         &self.segments
     }
 
-    /// The leaf rows and their value column, sized to the rows and zeroed: what an evaluator
-    /// fills in one call (`BatchEvaluator::evaluate_leaves` in `eval`).
-    pub fn rows_and_values_mut(&mut self) -> (&PositionBatch, &mut [f32]) {
+    /// The leaf rows and their value column, sized to the rows and zeroed: what a row-wise
+    /// evaluator fills in one call (`BatchEvaluator::evaluate_leaves` in `eval`).
+    pub fn rows_and_values_mut(&mut self) -> (&[Position], &mut [f32]) {
         self.values.clear();
-        self.values.resize(self.positions.len(), 0.0);
-        (&self.positions, &mut self.values)
+        self.values.resize(self.rows.len(), 0.0);
+        (&self.rows, &mut self.values)
+    }
+
+    /// The leaf rows as columns (filled from the rows into a reused batch) and the zeroed
+    /// value column: what a column-wise evaluator fills in one call.
+    pub fn columns_and_values_mut(&mut self) -> (&PositionBatch, &mut [f32]) {
+        self.columns.clear();
+        for p in &self.rows {
+            self.columns.push(p);
+        }
+        self.values.clear();
+        self.values.resize(self.rows.len(), 0.0);
+        (&self.columns, &mut self.values)
     }
 
     /// The values of one segment's rows (empty before they are filled and for a king

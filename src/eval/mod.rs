@@ -50,12 +50,15 @@ pub trait BatchEvaluator: Send + Sync {
     /// Score every leaf of a chance node in one call (values from each row's side to move);
     /// returns whether the evaluator was called (not for a node without leaf rows: its
     /// classes are all king captures).
+    ///
+    /// The default hands the leaves over as columns ([`LeafBatch::columns_and_values_mut`]);
+    /// a row-wise evaluator overrides it to score the rows as they are.
     fn evaluate_leaves(&self, leaves: &mut LeafBatch) -> Result<bool, EvalError> {
-        let (rows, values) = leaves.rows_and_values_mut();
-        if rows.is_empty() {
+        if leaves.is_empty() {
             return Ok(false);
         }
-        self.evaluate(rows, values)?;
+        let (columns, values) = leaves.columns_and_values_mut();
+        self.evaluate(columns, values)?;
         Ok(true)
     }
 }

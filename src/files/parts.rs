@@ -70,17 +70,23 @@ pub struct RunRecord {
 }
 
 impl RunRecord {
-    /// The first field that differs from `other`, as `name was A, now B`.
+    /// The first field that differs from `other`, as `name was A, now B`. The input's path
+    /// does not count when both records identify it by content (the same SHA-256): the same
+    /// bytes under another name (a copy on another machine, a moved file) resume, which is how
+    /// a run's slices computed elsewhere are merged.
     pub fn difference(&self, now: &RunRecord) -> Option<String> {
         let (a, b) = (
             serde_json::to_value(self).ok()?,
             serde_json::to_value(now).ok()?,
         );
         let (a, b) = (a.as_object()?, b.as_object()?);
-        a.iter().find_map(|(k, va)| {
-            let vb = b.get(k).unwrap_or(&serde_json::Value::Null);
-            (va != vb).then(|| format!("{k} was {va}, now {vb}"))
-        })
+        let same_content = self.input_sha256.is_some() && self.input_sha256 == now.input_sha256;
+        a.iter()
+            .filter(|(k, _)| !(same_content && *k == "input"))
+            .find_map(|(k, va)| {
+                let vb = b.get(k).unwrap_or(&serde_json::Value::Null);
+                (va != vb).then(|| format!("{k} was {va}, now {vb}"))
+            })
     }
 }
 

@@ -37,5 +37,7 @@ pub use report::{
     probe_report, AdepClassReport, AdepReport, KingReport, MobilityReport, PassedPawnsReport,
     ProbeReport, SideReport,
 };
-pub use safety::{attacked_squares, hanging_material, hanging_squares, king_attacked};
+pub use safety::{
+    attacked_squares, attacks_by_type, hanging_material, hanging_squares, king_attacked,
+};
 pub use values::{PieceValues, MATERIAL_VALUES};

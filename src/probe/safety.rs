@@ -8,6 +8,39 @@ use dicechess_kernels::{
     bishop_attacks, king_attacks, knight_attacks, rook_attacks, Bitboard, Color, PieceType,
 };
 
+/// The squares `by`'s pieces of each type attack (indexed by `PieceType as usize`), with the
+/// board's occupancy: [`attacked_squares`] is their union, and a square's attacker types are
+/// the types whose set holds it (what `attacker_types` finds from the square).
+#[inline]
+pub fn attacks_by_type(pos: &Position, by: Color) -> [Bitboard; 6] {
+    let occ = pos.occupied();
+    let t = |p: PieceType| pos.piece_bb(by, p);
+    let pawns = t(PieceType::Pawn).0;
+    let (west, east) = (pawns & !Bitboard::FILE_A.0, pawns & !Bitboard::FILE_H.0);
+    let pawn = match by {
+        Color::White => (west << 7) | (east << 9),
+        Color::Black => (west >> 9) | (east >> 7),
+    };
+    let mut att = [0u64; 6];
+    att[PieceType::Pawn as usize] = pawn;
+    for sq in t(PieceType::Knight) {
+        att[PieceType::Knight as usize] |= knight_attacks(sq).0;
+    }
+    for sq in t(PieceType::Bishop) {
+        att[PieceType::Bishop as usize] |= bishop_attacks(sq, occ).0;
+    }
+    for sq in t(PieceType::Rook) {
+        att[PieceType::Rook as usize] |= rook_attacks(sq, occ).0;
+    }
+    for sq in t(PieceType::Queen) {
+        att[PieceType::Queen as usize] |= bishop_attacks(sq, occ).0 | rook_attacks(sq, occ).0;
+    }
+    for sq in t(PieceType::King) {
+        att[PieceType::King as usize] |= king_attacks(sq).0;
+    }
+    att.map(Bitboard)
+}
+
 /// Every square that some piece of `by` attacks (geometric attacks with the current
 /// occupancy, own pieces' squares included): `sq` is in the set exactly when
 /// [`Position::attackers`]`(sq, by)` is not empty.
