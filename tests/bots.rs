@@ -328,3 +328,44 @@ fn expectimax_deepens_to_depth_3_when_the_clock_allows() {
     let minute = std::time::Instant::now() + std::time::Duration::from_secs(60);
     assert_eq!(choose(Some(minute)), d3);
 }
+
+#[test]
+fn best_v1_is_todays_best_frozen() {
+    // While `best` is the wave-2 configuration, the yardstick chooses exactly its turns.
+    let opts = BotOptions::default();
+    let (v1, best) = (
+        bot_by_id("best-v1", &opts).unwrap(),
+        bot_by_id("best", &opts).unwrap(),
+    );
+    assert_eq!(v1.info().id, "best-v1");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/sample_middlegame.txt"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    for line in text.lines().filter(|l| !l.starts_with('#')).take(6) {
+        let p = pos(line);
+        let mut a = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut b = Xoshiro256PlusPlus::seed_from_u64(3);
+        let ca = v1
+            .choose(
+                &p,
+                &mut Turn {
+                    rng: &mut a,
+                    deadline: None,
+                },
+            )
+            .unwrap();
+        let cb = best
+            .choose(
+                &p,
+                &mut Turn {
+                    rng: &mut b,
+                    deadline: None,
+                },
+            )
+            .unwrap();
+        assert_eq!(ca.path, cb.path, "{line}");
+        assert_eq!(ca.score, cb.score, "{line}");
+    }
+}

@@ -5,13 +5,13 @@ use super::{
     Bot, CheckmateAware, ExpectimaxBot, Greedy, GreedyTerms, MonteCarloBot, OpeningBook,
     OpeningBookBot, RandomBot, RandomKingCapture,
 };
-use crate::eval::{BatchEvaluator, DiceAware, Material};
+use crate::eval::{BatchEvaluator, DiceAware, DiceAwareWeights, Material};
 use crate::search::{ChanceMode, Expectimax, SearchConfig, TranspositionTable};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Every registered id, by difficulty.
-pub const BOT_IDS: [&str; 11] = [
+pub const BOT_IDS: [&str; 12] = [
     "random",
     "random-king-capture",
     "checkmate-aware",
@@ -22,6 +22,7 @@ pub const BOT_IDS: [&str; 11] = [
     "expectimax",
     "expectimax-d3",
     "expectimax-model",
+    "best-v1",
     "best",
 ];
 
@@ -226,6 +227,7 @@ pub fn bot_by_id(id: &str, opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildEr
             let leaf = load_model(dir)?;
             expectimax("expectimax-model", "Expectimax (model)", 10, 2, leaf, opts)?
         }
+        "best-v1" => best_v1("best-v1", "Best (v1, frozen)", opts)?,
         "best" => best(opts)?,
         _ => return Err(BotBuildError::Unknown { id: id.to_owned() }),
     };
@@ -248,14 +250,30 @@ pub const BEST_CANDIDATE_LIMIT: usize = 16;
 /// (material pre-ranking cuts king-safety moves that gain no material before the search
 /// sees them); plus 16 candidates 69.6 %.
 fn best(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
-    let eval: Arc<dyn BatchEvaluator> = Arc::new(DiceAware::default());
+    best_v1("best", "Best", opts)
+}
+
+/// `best-v1`: `best` as wave 2 shipped it, frozen as the yardstick of every later change
+/// (the arena gates a new `best` against it): expectimax depth 2 (3 when the clock allows)
+/// over dice-aware leaves with the weights spelled out here (W 1500, threat 0.25, hanging
+/// 0.3 / 0.15), pre-ranked by the same evaluator, 16 candidates, a 64 MiB table. Its play
+/// is pinned byte for byte by `tests/shard_digests.rs`.
+fn best_v1(id: &str, name: &str, opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
+    let eval: Arc<dyn BatchEvaluator> = Arc::new(DiceAware {
+        weights: DiceAwareWeights {
+            win: 1500.0,
+            threat: 0.25,
+            their_hanging: 0.3,
+            our_hanging: 0.15,
+        },
+    });
     let config = SearchConfig {
         depth: 2,
-        candidate_limit: opts.candidate_limit.unwrap_or(BEST_CANDIDATE_LIMIT),
+        candidate_limit: opts.candidate_limit.unwrap_or(16),
         chance: opts.chance.unwrap_or_default(),
         ..SearchConfig::default()
     };
-    expectimax_with("best", "Best", 11, config, eval.clone(), Some(eval), opts)
+    expectimax_with(id, name, 11, config, eval.clone(), Some(eval), opts)
 }
 
 #[cfg(feature = "onnx")]
