@@ -227,7 +227,7 @@ pub fn bot_by_id(id: &str, opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildEr
             let leaf = load_model(dir)?;
             expectimax("expectimax-model", "Expectimax (model)", 10, 2, leaf, opts)?
         }
-        "best-v1" => best_v1("best-v1", "Best (v1, frozen)", opts)?,
+        "best-v1" => best_v1(opts)?,
         "best" => best(opts)?,
         _ => return Err(BotBuildError::Unknown { id: id.to_owned() }),
     };
@@ -250,7 +250,7 @@ pub const BEST_CANDIDATE_LIMIT: usize = 16;
 /// (material pre-ranking cuts king-safety moves that gain no material before the search
 /// sees them); plus 16 candidates 69.6 %.
 fn best(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
-    best_v1("best", "Best", opts)
+    dice_aware_expectimax("best", "Best", 12, opts)
 }
 
 /// `best-v1`: `best` as wave 2 shipped it, frozen as the yardstick of every later change
@@ -258,7 +258,18 @@ fn best(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
 /// over dice-aware leaves with the weights spelled out here (W 1500, threat 0.25, hanging
 /// 0.3 / 0.15), pre-ranked by the same evaluator, 16 candidates, a 64 MiB table. Its play
 /// is pinned byte for byte by `tests/shard_digests.rs`.
-fn best_v1(id: &str, name: &str, opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
+fn best_v1(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
+    dice_aware_expectimax("best-v1", "Best (v1, frozen)", 11, opts)
+}
+
+/// The wave-2 searcher both `best` and `best-v1` are today; `best` ranks above its frozen
+/// yardstick in the registry.
+fn dice_aware_expectimax(
+    id: &str,
+    name: &str,
+    difficulty: u8,
+    opts: &BotOptions,
+) -> Result<Box<dyn Bot>, BotBuildError> {
     let eval: Arc<dyn BatchEvaluator> = Arc::new(DiceAware {
         weights: DiceAwareWeights {
             win: 1500.0,
@@ -273,7 +284,7 @@ fn best_v1(id: &str, name: &str, opts: &BotOptions) -> Result<Box<dyn Bot>, BotB
         chance: opts.chance.unwrap_or_default(),
         ..SearchConfig::default()
     };
-    expectimax_with(id, name, 11, config, eval.clone(), Some(eval), opts)
+    expectimax_with(id, name, difficulty, config, eval.clone(), Some(eval), opts)
 }
 
 #[cfg(feature = "onnx")]
