@@ -1,8 +1,8 @@
 //! A chunk of input records: as read ([`RawChunk`]), then parsed in parallel ([`Chunk`]).
 
 use super::error::{cut, InputError};
+use super::record::check_base;
 use super::record::{Location, RawRecord};
-use super::v0_shard::check_base;
 use crate::board::Position;
 use crate::files::shard_v0::{BaseRow, BaseRows};
 use rayon::prelude::*;

@@ -1,12 +1,11 @@
 //! A training shard of schema v0 (`files/shard_v0.rs`): its marker, its six base columns, and
 //! a row as a record — the position (`fen` padded to six fields, then `dice`) with its base
-//! columns — plus what the pipeline's readers would refuse in such a row.
+//! columns (checked in `record.rs`).
 
 use super::error::{cut, InputError};
 use super::parquet_rows::{column_list, is_string, string_at};
-use super::record::{Location, RawRecord};
-use crate::board::Position;
-use crate::files::shard_v0::{BaseRow, BASE_COLUMNS, SCHEMA_KEY};
+use super::record::{Location, RawBase, RawRecord};
+use crate::files::shard_v0::{BASE_COLUMNS, SCHEMA_KEY};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Int32Type};
 use arrow_array::{Array, RecordBatch};
@@ -124,41 +123,4 @@ pub(super) fn record(batch: &RecordBatch, i: usize, location: Location) -> RawRe
         result,
     };
     (location, Ok(text), Some(base))
-}
-
-/// A v0 row's base columns as read, `side` still text (checked against the position by
-/// [`check_base`]).
-#[derive(Debug)]
-pub(crate) struct RawBase {
-    game_id: String,
-    ply: i32,
-    fen: String,
-    dice: String,
-    side: String,
-    result: f32,
-}
-
-/// The typed base row of a v0 row whose position parsed, or what the pipeline's readers
-/// would refuse in it: a `side` that is not the FEN's side to move, a `result` other than
-/// 0, 0.5 or 1.
-pub(super) fn check_base(b: RawBase, pos: &Position) -> Result<BaseRow, String> {
-    let side = pos.side_to_move();
-    let to_move = side.letter().to_string();
-    if b.side != to_move {
-        return Err(format!(
-            "side: {:?} is not the FEN's side to move {to_move:?}",
-            b.side
-        ));
-    }
-    if ![0.0, 0.5, 1.0].contains(&b.result) {
-        return Err(format!("result: {} is not 0, 0.5 or 1", b.result));
-    }
-    Ok(BaseRow {
-        game_id: b.game_id,
-        ply: b.ply,
-        fen: b.fen,
-        dice: b.dice,
-        side,
-        result: b.result,
-    })
 }
