@@ -1,6 +1,7 @@
 """Train a value model on self-play shards and export a model package.
 
     python -m dicechess.train --data selfplay-data --out models/gen1 \\
+        [--labels LABELS...] [--result-weight 0.0] \\
         [--role position-value|move-prerank] [--hidden 32] [--epochs 40] [--seed 0]
 
 Reads every ``*.rows.parquet`` under the ``--data`` folders (schema v0, docs/data-formats.md:
@@ -8,7 +9,14 @@ the feature columns named by the footer key ``columns``, the label ``result`` = 
 for the side to move), splits the *games* (never positions of one game on both sides) into
 training and holdout sets, and fits a small multilayer perceptron with a sigmoid output
 to P(side to move wins) by minimising the binary cross-entropy with Adam, on the CPU with
-numpy alone. The feature standardisation is folded into the first layer, so the exported
+numpy alone.
+
+With ``--labels`` the target is a searched label instead of the game's result (docs/labels.md):
+label shards that ``dicechess label`` wrote (``--kind p1|p2|a1|a2``, any input), matched to the
+training rows by position (board, side to move, castling, e.p.: the fields a label depends on).
+A ``p`` label is the side to move's win probability (``p1_win``); an ``a`` label is the previous
+mover's, so the side to move's is ``1 − a1_win``. ``--result-weight λ`` mixes in the game
+result: ``target = (1 − λ)·label + λ·result``. Every row must have a label. The feature standardisation is folded into the first layer, so the exported
 graph reads the raw feature row.
 
 The package (docs/model-packages.md) is ``model.onnx`` (weights inside the file),
@@ -30,7 +38,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import List, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
 
@@ -42,6 +50,69 @@ IR_VERSION = 8
 
 class TrainError(Exception):
     """Input the trainer refuses (no shards, mixed schemas, bad labels)."""
+
+
+#: Label kinds a value target can come from, and whether the label is the previous mover's
+#: view (so the side to move's win probability is one minus it).
+LABEL_KINDS = {"p1": False, "p2": False, "a1": True, "a2": True}
+
+
+def position_key(fen: str) -> str:
+    """The fields a label depends on: board, side to move, castling rights, e.p. square."""
+    return " ".join(fen.split()[:4])
+
+
+def label_files(paths: Sequence[str]) -> List[Path]:
+    """Every ``*.parquet`` below the folders (or the files themselves), sorted."""
+    files: List[Path] = []
+    for d in paths:
+        p = Path(d)
+        if p.is_file():
+            files.append(p)
+        elif p.is_dir():
+            files.extend(sorted(q for q in p.rglob("*.parquet") if ".parts" not in q.parts[-2]))
+        else:
+            raise TrainError(f"--labels {d}: no such file or folder")
+    if not files:
+        raise TrainError(f"no *.parquet label files under {', '.join(paths)}")
+    return files
+
+
+def load_labels(paths: Sequence[str]) -> Tuple[str, str, Dict[str, float]]:
+    """(kind, evaluator, {position key: the side to move's win probability}) from label
+    shards of one kind and one leaf evaluator."""
+    import pyarrow.parquet as pq
+
+    kind = evaluator = None
+    labels: Dict[str, float] = {}
+    for f in label_files(paths):
+        table = pq.read_table(f)
+        meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
+        k = meta.get("label_kind")
+        if k not in LABEL_KINDS:
+            raise TrainError(
+                f"{f}: label_kind {k!r} is not a value label ({', '.join(LABEL_KINDS)})"
+            )
+        ev = meta.get("label_evaluator", "")
+        if kind is None:
+            kind, evaluator = k, ev
+        elif (k, ev) != (kind, evaluator):
+            raise TrainError(f"{f}: labels {k}/{ev} differ from {kind}/{evaluator}")
+        column = f"{k}_win"
+        key_column = "fen" if "fen" in table.column_names else "dfen"
+        if column not in table.column_names or key_column not in table.column_names:
+            raise TrainError(f"{f}: needs the columns {column} and fen (or dfen)")
+        win = table.column(column).to_numpy().astype(np.float64)
+        if not np.all((win >= 0.0) & (win <= 1.0)):
+            raise TrainError(f"{f}: {column} outside [0, 1]")
+        if LABEL_KINDS[k]:
+            win = 1.0 - win
+        for fen, v in zip(table.column(key_column).to_pylist(), win):
+            key = position_key(fen)
+            old = labels.setdefault(key, float(v))
+            if abs(old - v) > 1e-6:
+                raise TrainError(f"{f}: two {k} labels for one position ({key}): {old} and {v}")
+    return kind, evaluator, labels
 
 
 def shard_files(dirs: Sequence[str]) -> List[Path]:
@@ -57,13 +128,16 @@ def shard_files(dirs: Sequence[str]) -> List[Path]:
     return files
 
 
-def load_rows(files: Sequence[Path]) -> Tuple[str, List[str], np.ndarray, np.ndarray, np.ndarray]:
-    """(schema id, feature columns, features [n, w] float32, labels [n], game ids [n])."""
+def load_rows(
+    files: Sequence[Path],
+) -> Tuple[str, List[str], np.ndarray, np.ndarray, np.ndarray, List[str]]:
+    """(schema id, feature columns, features [n, w] float32, results [n], game ids [n],
+    FENs [n])."""
     import pyarrow.parquet as pq
 
     schema_id = None
     columns: List[str] = []
-    xs, ys, games = [], [], []
+    xs, ys, games, fens = [], [], [], []
     for f in files:
         table = pq.read_table(f)
         meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
@@ -77,7 +151,7 @@ def load_rows(files: Sequence[Path]) -> Tuple[str, List[str], np.ndarray, np.nda
             schema_id, columns = sid, cols
         elif (sid, cols) != (schema_id, columns):
             raise TrainError(f"{f}: feature schema {sid!r} differs from {schema_id!r}")
-        missing = [c for c in cols + ["result", "game_id"] if c not in table.column_names]
+        missing = [c for c in cols + ["result", "game_id", "fen"] if c not in table.column_names]
         if missing:
             raise TrainError(f"{f}: missing columns {missing}")
         x = np.stack([table.column(c).to_numpy().astype(np.float32) for c in cols], axis=1)
@@ -89,7 +163,35 @@ def load_rows(files: Sequence[Path]) -> Tuple[str, List[str], np.ndarray, np.nda
         xs.append(x)
         ys.append(y)
         games.append(np.asarray([f"{f.parent}/{g}" for g in table.column("game_id").to_pylist()]))
-    return schema_id, columns, np.concatenate(xs), np.concatenate(ys), np.concatenate(games)
+        fens.extend(table.column("fen").to_pylist())
+    return schema_id, columns, np.concatenate(xs), np.concatenate(ys), np.concatenate(games), fens
+
+
+def targets(args: argparse.Namespace, results: np.ndarray, fens: List[str]) -> Tuple[np.ndarray, dict]:
+    """The training target of every row and its description for the report: the game
+    result, or with ``--labels`` the searched label mixed with the result by
+    ``--result-weight``."""
+    if not args.labels:
+        return results, {"target": "result"}
+    lam = args.result_weight
+    if not 0.0 <= lam <= 1.0:
+        raise TrainError("--result-weight must be in [0, 1]")
+    kind, evaluator, labels = load_labels(args.labels)
+    missing = [f for f in fens if position_key(f) not in labels]
+    if missing:
+        raise TrainError(
+            f"{len(missing)} of {len(fens)} rows have no {kind} label "
+            f"(first: {position_key(missing[0])!r}); label every shard of --data"
+        )
+    label = np.asarray([labels[position_key(f)] for f in fens], dtype=np.float32)
+    y = ((1.0 - lam) * label + lam * results).astype(np.float32)
+    return y, {
+        "target": f"{kind}_win" if lam == 0.0 else f"{1 - lam:g}*{kind}_win+{lam:g}*result",
+        "label_kind": kind,
+        "label_evaluator": evaluator,
+        "result_weight": lam,
+        "labelled_positions": len(labels),
+    }
 
 
 def split_games(games: np.ndarray, holdout: float, rng: np.random.Generator) -> np.ndarray:
@@ -201,7 +303,8 @@ def train(args: argparse.Namespace) -> dict:
         raise TrainError("--holdout must be in (0, 1)")
     rng = np.random.default_rng(args.seed)
     files = shard_files(args.data)
-    schema_id, columns, x, y, games = load_rows(files)
+    schema_id, columns, x, results, games, fens = load_rows(files)
+    y, target = targets(args, results, fens)
     hold = split_games(games, args.holdout, rng)
     xt, yt, xh, yh = x[~hold], y[~hold], x[hold], y[hold]
     if len(xt) == 0:
@@ -224,6 +327,7 @@ def train(args: argparse.Namespace) -> dict:
         "layers": args.layers,
         "epochs": args.epochs,
         "seed": args.seed,
+        **target,
         "baseline_holdout_loss": bce(np.full(len(yh), base), yh) if len(yh) else None,
         "epoch_losses": [],
     }
@@ -272,6 +376,7 @@ def write_package(args, mlp, mean, std, schema_id, columns, report) -> None:
                 "games": report["games"],
                 "rows": report["rows_train"] + report["rows_holdout"],
                 "holdoutLoss": report["holdout_loss"],
+                "target": report["target"],
             },
         }
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
@@ -293,6 +398,18 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m dicechess.train", description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", nargs="+", required=True, help="self-play output folders")
     ap.add_argument("--out", required=True, help="the package folder to write")
+    ap.add_argument(
+        "--labels",
+        nargs="+",
+        default=None,
+        help="label shards (dicechess label --kind p1|p2|a1|a2) whose values replace the result",
+    )
+    ap.add_argument(
+        "--result-weight",
+        type=float,
+        default=0.0,
+        help="with --labels: the game result's share of the target (0 = labels only)",
+    )
     ap.add_argument("--role", default="position-value", help="position-value or move-prerank")
     ap.add_argument("--model-id", default=None, help="modelId (default: the folder name)")
     ap.add_argument("--hidden", type=int, default=32)
@@ -310,7 +427,7 @@ def main(argv=None) -> int:
     except TrainError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    print(json.dumps({k: report[k] for k in ("games", "rows_train", "rows_holdout", "best_epoch",
+    print(json.dumps({k: report[k] for k in ("games", "rows_train", "rows_holdout", "target", "best_epoch",
                                             "train_loss", "holdout_loss", "baseline_holdout_loss")}))
     return 0
 

@@ -108,3 +108,61 @@ def test_runs_as_a_module(shards, tmp_path):
     summary = json.loads(r.stdout)
     assert summary["games"] == 40
     assert (out / "model.onnx").is_file()
+
+
+def _rows(shards):
+    import pyarrow.parquet as pq
+
+    fens, dice, results = [], [], []
+    for f in sorted(shards.glob("*.rows.parquet")):
+        t = pq.read_table(f)
+        fens += t.column("fen").to_pylist()
+        dice += t.column("dice").to_pylist()
+        results += t.column("result").to_pylist()
+    return fens, dice, np.asarray(results, dtype=np.float64)
+
+
+def test_targets_are_the_searched_labels_mixed_with_results(shards, tmp_path):
+    # a1 labels of the shards (the previous mover's view), read back as the side to move's
+    # win probability and checked against p1 computed separately (p1 = −a1 on one board).
+    labels = tmp_path / "labels"
+    labels.mkdir()
+    for shard in sorted(shards.glob("*.rows.parquet")):
+        dicechess.label_file(shard, labels / shard.name.replace(".rows.", ".a1."), "a1", "material")
+    fens, dice, results = _rows(shards)
+    p1_win = dicechess.label([f"{f} {d}" for f, d in zip(fens, dice)], "p1", "material")["p1_win"]
+    args = train.argparse.Namespace(labels=[str(labels)], result_weight=0.25)
+    y, target = train.targets(args, results, fens)
+    np.testing.assert_allclose(y, 0.75 * p1_win + 0.25 * results, atol=1e-6)
+    assert target["label_kind"] == "a1" and target["label_evaluator"] == "material"
+    assert target["target"] == "0.75*a1_win+0.25*result"
+    # The labels are not the results: the target really changed.
+    assert np.abs(y - results).max() > 0.1
+
+    out = tmp_path / "gen-labels"
+    argv = ["--data", str(shards), "--labels", str(labels), "--out", str(out), "--epochs", "2", "--quiet"]
+    assert train.main(argv) == 0
+    report = json.loads((out / "train-report.json").read_text())
+    assert report["target"] == "a1_win" and report["result_weight"] == 0.0
+    assert json.loads((out / "manifest.json").read_text())["provenance"]["target"] == "a1_win"
+
+
+def test_refuses_missing_and_wrong_labels(shards, tmp_path, capsys):
+    shard = sorted(shards.glob("*.rows.parquet"))[0]
+    part = tmp_path / "part"
+    part.mkdir()
+    # Only one of the two shards labelled: the rows of the other have no label.
+    dicechess.label_file(shard, part / "one.parquet", "p1", "material")
+    argv = ["--data", str(shards), "--out", str(tmp_path / "m"), "--quiet", "--labels"]
+    assert train.main(argv + [str(part)]) == 2
+    assert "have no p1 label" in capsys.readouterr().err
+    cands = tmp_path / "cands.parquet"
+    fens, dice, _ = _rows(shards)
+    cand_in = tmp_path / "in.txt"
+    cand_in.write_text(f"{fens[0]} {dice[0]}\n")
+    dicechess.label_file(cand_in, cands, "candidates", "material")
+    assert train.main(argv + [str(cands)]) == 2
+    assert "not a value label" in capsys.readouterr().err
+    assert train.main(argv + [str(tmp_path / "nope")]) == 2
+    assert "no such file or folder" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()
