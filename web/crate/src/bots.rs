@@ -1,9 +1,9 @@
 //! The bots that need no files and no ONNX Runtime: the registry and one decision.
 
 use crate::js::{field_error, rolled_position, to_js, Options, MAX_SAFE_INTEGER};
-use dicechess::rules::MoveKind;
 use dicechess::bots::{bot_by_id, registry, BotOptions, Turn};
 use dicechess::bots::{choose_bounded, root_budget, Bounded};
+use dicechess::rules::MoveKind;
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
