@@ -54,14 +54,30 @@ pub struct Args {
     /// Transposition table per expectimax bot, MiB (each game builds its own bots).
     #[arg(long, default_value_t = 16)]
     table_mb: usize,
-    /// A model package for `expectimax-model`.
+    /// A model package for `expectimax-model` (both sides; `--white-model` and
+    /// `--black-model` override it per side).
     #[arg(long)]
     model: Option<PathBuf>,
+    /// The bot under test's model package (`--white`, or each gauntlet bot).
+    #[arg(long, value_name = "PKG")]
+    white_model: Option<PathBuf>,
+    /// The opponent's model package.
+    #[arg(long, value_name = "PKG")]
+    black_model: Option<PathBuf>,
     /// A `move-prerank` model package ordering the root candidates of the bot under test
-    /// (`--white`, or each gauntlet bot) before its candidate limit; the opponent keeps
-    /// material pre-ranking.
-    #[arg(long)]
+    /// (`--white`, or each gauntlet bot) before its candidate limit; the opponent keeps its
+    /// own pre-ranking unless `--black-prerank` is given.
+    #[arg(long, visible_alias = "white-prerank", value_name = "PKG")]
     prerank: Option<PathBuf>,
+    /// The opponent's `move-prerank` model package.
+    #[arg(long, value_name = "PKG")]
+    black_prerank: Option<PathBuf>,
+    /// The bot under test's candidate limit (expectimax bots) [default: the bot's].
+    #[arg(long, value_name = "K")]
+    white_candidates: Option<usize>,
+    /// The opponent's candidate limit [default: the bot's].
+    #[arg(long, value_name = "K")]
+    black_candidates: Option<usize>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -103,6 +119,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         table_mb: Some(args.table_mb),
         ..BotOptions::default()
     };
+    let white_options = side_options(
+        &options,
+        args.white_model.as_ref(),
+        args.prerank.as_ref(),
+        args.white_candidates,
+    )?;
+    let black_options = side_options(
+        &options,
+        args.black_model.as_ref(),
+        args.black_prerank.as_ref(),
+        args.black_candidates,
+    )?;
     // A webhook URL is a bot too: its deliveries are signed with DICECHESS_WEBHOOK_SECRET.
     for id in [&args.white, &args.black].into_iter().chain(&args.exclude) {
         BotId::parse(id).map_err(|e| CliError::Input(e.to_string()))?;
@@ -110,7 +138,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     let firsts: Vec<String> = if args.gauntlet {
         BOT_IDS
             .iter()
-            .filter(|id| **id != "expectimax-model" || args.model.is_some())
+            .filter(|id| **id != "expectimax-model" || white_options.model.is_some())
             .filter(|id| !args.exclude.iter().any(|e| e.eq_ignore_ascii_case(id)))
             .map(|id| id.to_string())
             .collect()
@@ -121,16 +149,17 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .map_err(|e| CliError::Other(e.into()))?;
-    let second = arena_bot(&args.black, options.clone())?;
+    let black_label = side_label(
+        &args.black,
+        args.black_model.as_ref(),
+        args.black_prerank.as_ref(),
+        args.black_candidates,
+    );
+    let second = arena_bot(&args.black, &black_label, black_options)?;
     let mut reports: Vec<ArenaReport> = Vec::new();
     for id in &firsts {
-        let first = arena_bot(
-            id,
-            BotOptions {
-                prerank: args.prerank.clone(),
-                ..options.clone()
-            },
-        )?;
+        let label = side_label(id, args.white_model.as_ref(), None, args.white_candidates);
+        let first = arena_bot(id, &label, white_options.clone())?;
         let bar = if args.quiet {
             ProgressBar::hidden()
         } else {
@@ -166,12 +195,71 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     Ok(())
 }
 
+/// One side's options: the shared ones with that side's model, pre-ranker and candidate
+/// limit where given.
+fn side_options(
+    shared: &BotOptions,
+    model: Option<&PathBuf>,
+    prerank: Option<&PathBuf>,
+    candidates: Option<usize>,
+) -> Result<BotOptions, CliError> {
+    if candidates == Some(0) {
+        return Err(CliError::Input(
+            "--white-candidates / --black-candidates must be at least 1".into(),
+        ));
+    }
+    Ok(BotOptions {
+        model: model.or(shared.model.as_ref()).cloned(),
+        prerank: prerank.cloned(),
+        candidate_limit: candidates.or(shared.candidate_limit),
+        ..shared.clone()
+    })
+}
+
+/// The id a report shows for a side: the bot's id, with what the per-side flags change
+/// (`expectimax-model[model=gen2,k=24]`), so that two sides of one id stay apart. The shared
+/// flags (`--model`, `--prerank`) leave the id as it was.
+fn side_label(
+    id: &str,
+    model: Option<&PathBuf>,
+    prerank: Option<&PathBuf>,
+    candidates: Option<usize>,
+) -> String {
+    let name = |p: &PathBuf| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| p.display().to_string())
+    };
+    let mut parts = Vec::new();
+    if let Some(m) = model {
+        parts.push(format!("model={}", name(m)));
+    }
+    if let Some(p) = prerank {
+        parts.push(format!("prerank={}", name(p)));
+    }
+    if let Some(k) = candidates {
+        parts.push(format!("k={k}"));
+    }
+    if parts.is_empty() {
+        id.to_owned()
+    } else {
+        format!("{id}[{}]", parts.join(","))
+    }
+}
+
 /// The arena's bot `id` (checked by [`BotId::parse`]): a registry bot, or a webhook URL
 /// whose deliveries are signed with the shared secret in `DICECHESS_WEBHOOK_SECRET`, read
 /// here (the library reads no environment).
-fn arena_bot(id: &str, options: BotOptions) -> Result<ArenaBot, CliError> {
+fn arena_bot(id: &str, label: &str, options: BotOptions) -> Result<ArenaBot, CliError> {
     match BotId::parse(id).map_err(|e| CliError::Input(e.to_string()))? {
-        BotId::Registered(id) => Ok(ArenaBot::new(&id, options)),
+        BotId::Registered(id) => {
+            // Refuse a missing or broken model package before the match starts.
+            dicechess::bots::bot_by_id(&id, &options)
+                .map_err(|e| CliError::Input(format!("{label}: {e}")))?;
+            Ok(ArenaBot::with_builder(label, move || {
+                dicechess::bots::bot_by_id(&id, &options)
+            }))
+        }
         BotId::Webhook(url) => webhook_bot(&url),
     }
 }

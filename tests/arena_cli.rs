@@ -1,0 +1,96 @@
+//! `dicechess arena`'s per-side options: each side's model, pre-ranker and candidate limit
+//! reach that side and no other, and a bad one is refused before the match starts.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::temp_dir;
+use std::process::{Command, Output};
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dicechess"))
+        .arg("arena")
+        .args(["--quiet", "--threads", "1", "--table-mb", "0"])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn report(args: &[&str], name: &str) -> serde_json::Value {
+    let dir = temp_dir(name);
+    let json = dir.path().join("report.json");
+    let out = arena(&[args, &["--json", json.to_str().unwrap()]].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap()
+}
+
+#[test]
+fn a_sides_candidate_limit_reaches_that_side_only() {
+    // The same two bots with the limit on the other side: colour-mirrored pairs on shared
+    // dice are the same games with the colours' roles swapped, so the scores complement each
+    // other exactly and the pentanomials are reversed.
+    let base = [
+        "--white",
+        "expectimax",
+        "--black",
+        "expectimax",
+        "--games",
+        "3",
+    ];
+    let a = report(
+        &[&base[..], &["--white-candidates", "1"]].concat(),
+        "arena-k-a",
+    );
+    let b = report(
+        &[&base[..], &["--black-candidates", "1"]].concat(),
+        "arena-k-b",
+    );
+    assert_eq!(a["bot"], "expectimax[k=1]");
+    assert_eq!(a["opponent"], "expectimax");
+    assert_eq!(b["bot"], "expectimax");
+    assert_eq!(b["opponent"], "expectimax[k=1]");
+    let (sa, sb) = (a["score"].as_f64().unwrap(), b["score"].as_f64().unwrap());
+    assert!((sa + sb - 1.0).abs() < 1e-9, "{sa} + {sb}");
+    let pa: Vec<u64> = serde_json::from_value(a["pentanomial"].clone()).unwrap();
+    let mut pb: Vec<u64> = serde_json::from_value(b["pentanomial"].clone()).unwrap();
+    pb.reverse();
+    assert_eq!(pa, pb);
+    // One candidate is a real handicap: the limited side does not win the match.
+    assert!(sa <= 0.5, "expectimax with one candidate scored {sa}");
+
+    // Without per-side flags the ids (and so old reports) are unchanged.
+    let plain = report(&base, "arena-k-plain");
+    assert_eq!(plain["bot"], "expectimax");
+    assert_eq!(plain["opponent"], "expectimax");
+}
+
+#[test]
+fn a_bad_side_option_is_refused_before_the_match() {
+    let dir = temp_dir("arena-bad-model");
+    let missing = dir.path().join("no-such-package");
+    let out = arena(&[
+        "--white",
+        "greedy",
+        "--black",
+        "expectimax-model",
+        "--black-model",
+        missing.to_str().unwrap(),
+        "--games",
+        "100",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no-such-package"), "{err}");
+    assert!(
+        err.contains("expectimax-model[model=no-such-package]"),
+        "{err}"
+    );
+
+    let out = arena(&["--white", "greedy", "--white-candidates", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at least 1"));
+}
