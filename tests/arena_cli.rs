@@ -94,3 +94,51 @@ fn a_bad_side_option_is_refused_before_the_match() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("at least 1"));
 }
+
+#[test]
+fn several_time_controls_play_one_match_each() {
+    let dir = temp_dir("arena-tcs");
+    let json = dir.path().join("report.json");
+    let out = arena(&[
+        "--white",
+        "aggressive",
+        "--black",
+        "greedy",
+        "--games",
+        "2",
+        "--tc",
+        "0.05+0, 0.1+1",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("time control 0.05+0:"), "{table}");
+    assert!(table.contains("time control 0.1+1:"), "{table}");
+    let reports: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(reports.len(), 2);
+    let clocks: Vec<(u64, u64)> = reports
+        .iter()
+        .map(|r| {
+            let tc = &r["timeControl"];
+            assert_eq!(tc["kind"], "clock", "{r}");
+            (
+                tc["base_ms"].as_u64().unwrap(),
+                tc["increment_ms"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(clocks, [(3_000, 0), (6_000, 1_000)]);
+    for r in &reports {
+        assert_eq!(r["games"], 4, "{r}");
+    }
+
+    let out = arena(&["--white", "greedy", "--tc", "1+0,x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("\"x\""));
+}

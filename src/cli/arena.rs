@@ -33,7 +33,8 @@ pub struct Args {
     /// Stop when the SPRT decides: `elo0,elo1,alpha,beta` (`--sprt` alone: 0,20,0.05,0.05).
     #[arg(long, num_args = 0..=1, default_missing_value = "0,20,0.05,0.05")]
     sprt: Option<String>,
-    /// A game clock per side: `minutes[+increment seconds]`, e.g. `1+0`.
+    /// A game clock per side: `minutes[+increment seconds]`, e.g. `1+0`; several
+    /// comma-separated (`1+0,3+2`) play the whole match once per time control.
     #[arg(long, conflicts_with = "move_ms")]
     tc: Option<String>,
     /// A fixed think time per turn, ms.
@@ -96,11 +97,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         Some(t) => Some(SprtParams::parse(t).map_err(|e| CliError::Input(e.to_string()))?),
         None => None,
     };
-    let time = match (&args.tc, args.move_ms) {
-        (Some(tc), _) => TimeControl::parse_tc(tc).map_err(|e| CliError::Input(e.to_string()))?,
+    let times: Vec<(String, TimeControl)> = match (&args.tc, args.move_ms) {
+        (Some(tc), _) => tc
+            .split(',')
+            .map(|t| {
+                TimeControl::parse_tc(t.trim())
+                    .map(|c| (t.trim().to_owned(), c))
+                    .map_err(|e| CliError::Input(e.to_string()))
+            })
+            .collect::<Result<_, _>>()?,
         (None, Some(0)) => return Err(CliError::Input("--move-ms must be positive".into())),
-        (None, Some(ms)) => TimeControl::PerMove { ms },
-        (None, None) => TimeControl::Untimed,
+        (None, Some(ms)) => vec![(format!("{ms} ms/move"), TimeControl::PerMove { ms })],
+        (None, None) => vec![("untimed".to_owned(), TimeControl::Untimed)],
     };
     let config = ArenaConfig {
         start,
@@ -112,7 +120,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         },
         sprt,
         report_sprt: SprtParams::default(),
-        time,
+        time: times[0].1,
     };
     let options = BotOptions {
         model: args.model.clone(),
@@ -157,31 +165,45 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     );
     let second = arena_bot(&args.black, &black_label, black_options)?;
     let mut reports: Vec<ArenaReport> = Vec::new();
-    for id in &firsts {
-        let label = side_label(id, args.white_model.as_ref(), None, args.white_candidates);
-        let first = arena_bot(id, &label, white_options.clone())?;
-        let bar = if args.quiet {
-            ProgressBar::hidden()
-        } else {
-            ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr())
+    let mut tables = String::new();
+    for (tc_name, time) in &times {
+        let config = ArenaConfig {
+            time: *time,
+            ..config.clone()
         };
-        if let Ok(style) = ProgressStyle::with_template(
-            "{spinner} {elapsed_precise} [{wide_bar}] {pos}/{len} pairs {msg}",
-        ) {
-            bar.set_style(style.progress_chars("=> "));
+        let from = reports.len();
+        for id in &firsts {
+            let label = side_label(id, args.white_model.as_ref(), None, args.white_candidates);
+            let first = arena_bot(id, &label, white_options.clone())?;
+            let bar = if args.quiet {
+                ProgressBar::hidden()
+            } else {
+                ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr())
+            };
+            if let Ok(style) = ProgressStyle::with_template(
+                "{spinner} {elapsed_precise} [{wide_bar}] {pos}/{len} pairs {msg}",
+            ) {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            bar.set_message(format!("{id} vs {} ({tc_name})", args.black));
+            let report = pool
+                .install(|| run_match(&first, &second, &config, &|n| bar.set_position(n)))
+                .map_err(|e| match e {
+                    dicechess::selfplay::ArenaError::Bot(b) => CliError::Input(b.to_string()),
+                    other => CliError::Other(other.into()),
+                })?;
+            bar.finish_and_clear();
+            reports.push(report);
         }
-        bar.set_message(format!("{id} vs {}", args.black));
-        let report = pool
-            .install(|| run_match(&first, &second, &config, &|n| bar.set_position(n)))
-            .map_err(|e| match e {
-                dicechess::selfplay::ArenaError::Bot(b) => CliError::Input(b.to_string()),
-                other => CliError::Other(other.into()),
-            })?;
-        bar.finish_and_clear();
-        reports.push(report);
+        if times.len() > 1 {
+            tables.push_str(&format!("time control {tc_name}:\n"));
+        }
+        tables.push_str(&format_table(&reports[from..]));
     }
     if let Some(path) = &args.json {
-        let body = if args.gauntlet {
+        // One report as an object (as before); a gauntlet or several time controls as an
+        // array, time control by time control.
+        let body = if args.gauntlet || times.len() > 1 {
             serde_json::to_string_pretty(&reports)
         } else {
             serde_json::to_string_pretty(&reports[0])
@@ -191,7 +213,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
             CliError::Other(anyhow::Error::new(e).context(format!("writing {}", path.display())))
         })?;
     }
-    write!(out, "{}", format_table(&reports))?;
+    write!(out, "{tables}")?;
     Ok(())
 }
 
