@@ -142,3 +142,132 @@ fn several_time_controls_play_one_match_each() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("\"x\""));
 }
+
+/// A report without its clock readings (the wall time and the bots' thinking times, which
+/// differ from run to run; everything else is decided by the seeds).
+fn without_wall(mut r: serde_json::Value) -> serde_json::Value {
+    let o = r.as_object_mut().unwrap();
+    for k in ["wallS", "thinkBot", "thinkOpponent"] {
+        assert!(o.remove(k).is_some(), "no {k} in the report");
+    }
+    r
+}
+
+#[test]
+fn an_interrupted_match_resumes_to_the_same_report() {
+    let dir = temp_dir("arena-resume");
+    let journal = dir.path().join("pairs.jsonl");
+    let j = journal.to_str().unwrap();
+    let base = [
+        "--white",
+        "expectimax",
+        "--black",
+        "greedy",
+        "--games",
+        "6",
+        "--seed",
+        "4",
+    ];
+    let whole = without_wall(report(&base, "arena-resume-whole"));
+
+    let first = without_wall(report(
+        &[&base[..], &["--resume", j]].concat(),
+        "arena-resume-1",
+    ));
+    assert_eq!(first, whole, "a journaled match is the same match");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert_eq!(text.lines().count(), 6);
+
+    // Killed after two pairs, in the middle of writing the third line.
+    let lines: Vec<&str> = text.lines().collect();
+    let cut = format!(
+        "{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        &lines[2][..lines[2].len() / 2]
+    );
+    std::fs::write(&journal, cut).unwrap();
+    let out = arena(
+        &[
+            &base[..],
+            &[
+                "--resume",
+                j,
+                "--json",
+                dir.path().join("r.json").to_str().unwrap(),
+            ],
+        ]
+        .concat(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let resumed: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("r.json")).unwrap()).unwrap();
+    assert_eq!(without_wall(resumed), whole);
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert_eq!(
+        text.lines().count(),
+        6,
+        "the cut line is dropped, four pairs added"
+    );
+    let mut indices: Vec<u64> = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["pair"]["index"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    indices.sort_unstable();
+    assert_eq!(indices, [0, 1, 2, 3, 4, 5]);
+
+    // Another match (another seed) in the same journal plays its own pairs.
+    let other = without_wall(report(
+        &[
+            "--white",
+            "expectimax",
+            "--black",
+            "greedy",
+            "--games",
+            "6",
+            "--seed",
+            "5",
+            "--resume",
+            j,
+        ],
+        "arena-resume-other",
+    ));
+    assert_ne!(other["pentanomial"], serde_json::Value::Null);
+    assert_eq!(
+        std::fs::read_to_string(&journal).unwrap().lines().count(),
+        12
+    );
+
+    // A recorded pair is not played again: a journal entry altered by hand shows in the
+    // report (the test's proof that the journal, not a replay, supplied it).
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let first_line: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let mut altered = first_line.clone();
+    let old = altered["pair"]["firstWhite"]["result"].as_i64().unwrap();
+    altered["pair"]["firstWhite"]["result"] = serde_json::json!(if old == 1 { -1 } else { 1 });
+    let rest: Vec<&str> = text.lines().skip(1).collect();
+    std::fs::write(&journal, format!("{altered}\n{}\n", rest.join("\n"))).unwrap();
+    let changed = without_wall(report(
+        &[&base[..], &["--resume", j]].concat(),
+        "arena-resume-2",
+    ));
+    assert_ne!(changed["wins"], whole["wins"]);
+
+    // A bad line is named.
+    std::fs::write(&journal, format!("{first_line}\nnot json\n")).unwrap();
+    let out = arena(&[&base[..], &["--resume", j]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("pairs.jsonl") && err.contains("line 2"),
+        "{err}"
+    );
+}

@@ -3,7 +3,9 @@
 use super::CliError;
 use dicechess::board::Position;
 use dicechess::bots::{BotId, BotOptions, BOT_IDS};
-use dicechess::selfplay::{format_table, run_match, ArenaBot, ArenaConfig, TimeControl};
+use dicechess::selfplay::{
+    format_table, run_match, run_match_journaled, ArenaBot, ArenaConfig, ArenaJournal, TimeControl,
+};
 use dicechess::selfplay::{ArenaReport, GameLimits, SprtParams};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
@@ -82,6 +84,11 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Keep finished pairs in this JSON-lines journal; rerunning with the same file and the
+    /// same match settings resumes where the match stopped (a gauntlet and several time
+    /// controls share one file: each line names its match).
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
     /// Also write the report(s) as JSON here.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -163,7 +170,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         args.black_prerank.as_ref(),
         args.black_candidates,
     );
-    let second = arena_bot(&args.black, &black_label, black_options)?;
+    let second = arena_bot(&args.black, &black_label, black_options.clone())?;
     let mut reports: Vec<ArenaReport> = Vec::new();
     let mut tables = String::new();
     for (tc_name, time) in &times {
@@ -186,12 +193,30 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
                 bar.set_style(style.progress_chars("=> "));
             }
             bar.set_message(format!("{id} vs {} ({tc_name})", args.black));
-            let report = pool
-                .install(|| run_match(&first, &second, &config, &|n| bar.set_position(n)))
-                .map_err(|e| match e {
-                    dicechess::selfplay::ArenaError::Bot(b) => CliError::Input(b.to_string()),
-                    other => CliError::Other(other.into()),
-                })?;
+            let report = match &args.resume {
+                None => pool.install(|| run_match(&first, &second, &config, &|n| bar.set_position(n))),
+                Some(path) => {
+                    let key = match_key(&label, &white_options, &black_label, &black_options, &args, time);
+                    let mut journal =
+                        ArenaJournal::open(path, &key).map_err(|e| CliError::Input(e.to_string()))?;
+                    if !journal.is_empty() && !args.quiet {
+                        eprintln!(
+                            "arena: {} finished pair(s) of {label} vs {black_label} ({tc_name}) taken from {}",
+                            journal.len(),
+                            path.display()
+                        );
+                    }
+                    pool.install(|| {
+                        run_match_journaled(&first, &second, &config, &mut journal, &|n| {
+                            bar.set_position(n)
+                        })
+                    })
+                }
+            }
+            .map_err(|e| match e {
+                dicechess::selfplay::ArenaError::Bot(b) => CliError::Input(b.to_string()),
+                other => CliError::Other(other.into()),
+            })?;
             bar.finish_and_clear();
             reports.push(report);
         }
@@ -215,6 +240,32 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     }
     write!(out, "{tables}")?;
     Ok(())
+}
+
+/// The journal key of one match: everything that decides its pairs' outcomes (the bots
+/// with their options, the start, the seed, the game limits, the time control, the
+/// engine), and not what only decides when it stops (the pair count, the SPRT).
+fn match_key(
+    white: &str,
+    white_options: &BotOptions,
+    black: &str,
+    black_options: &BotOptions,
+    args: &Args,
+    time: &TimeControl,
+) -> String {
+    serde_json::json!({
+        "bot": white,
+        "botOptions": format!("{white_options:?}"),
+        "opponent": black,
+        "opponentOptions": format!("{black_options:?}"),
+        "start": args.dfen,
+        "seed": args.seed,
+        "halfmoveLimit": args.halfmove_limit,
+        "turnLimit": args.turn_limit,
+        "timeControl": time,
+        "engine": dicechess::ENGINE_VERSION,
+    })
+    .to_string()
 }
 
 /// One side's options: the shared ones with that side's model, pre-ranker and candidate

@@ -180,6 +180,48 @@ pub enum ArenaError {
     /// A bot could not choose a turn.
     #[error(transparent)]
     Play(#[from] BotError),
+    /// The match's journal could not be read or written.
+    #[error("arena journal {path}: {reason}")]
+    Journal {
+        /// The journal file.
+        path: std::path::PathBuf,
+        /// What went wrong (the operating system's error, or the bad line and why).
+        reason: String,
+    },
+}
+
+/// Where a match keeps its finished pairs so that an interrupted match resumes: the pairs
+/// recorded for this match are not played again, and the report is the one an uninterrupted
+/// match gives (pairs are reduced in index order either way).
+pub trait PairJournal {
+    /// The recorded outcome of pair `index`, if any.
+    fn recorded(&self, index: u64) -> Option<PairOutcome>;
+    /// Record newly finished pairs (in index order), durably, before the match goes on.
+    fn record(&mut self, pairs: &[PairOutcome]) -> Result<(), ArenaError>;
+}
+
+/// No journal: every pair is played.
+struct NoJournal;
+
+impl PairJournal for NoJournal {
+    fn recorded(&self, _: u64) -> Option<PairOutcome> {
+        None
+    }
+    fn record(&mut self, _: &[PairOutcome]) -> Result<(), ArenaError> {
+        Ok(())
+    }
+}
+
+/// The termination label of a recorded game, as the `&'static str` of [`GameOutcome`].
+pub(super) fn termination_of(label: &str) -> Option<&'static str> {
+    [
+        "king-capture",
+        "halfmove-limit",
+        "turn-limit",
+        "time-forfeit",
+    ]
+    .into_iter()
+    .find(|l| *l == label)
 }
 
 /// A match's result from the first bot's view.
@@ -317,6 +359,19 @@ pub fn run_match(
     config: &ArenaConfig,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<ArenaReport, ArenaError> {
+    run_match_journaled(first, second, config, &mut NoJournal, progress)
+}
+
+/// [`run_match`] keeping its finished pairs in `journal`: pairs it has recorded are taken
+/// from it instead of being played, and each batch of newly played pairs is recorded before
+/// the next starts, so a match killed at any point loses at most the batch in flight.
+pub fn run_match_journaled(
+    first: &ArenaBot,
+    second: &ArenaBot,
+    config: &ArenaConfig,
+    journal: &mut dyn PairJournal,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<ArenaReport, ArenaError> {
     let began = Instant::now();
     // Fail fast on a bad bot.
     first.build()?;
@@ -328,13 +383,26 @@ pub fn run_match(
     let mut next = 0;
     'outer: while next < config.pairs {
         let end = (next + batch).min(config.pairs);
-        let results: Vec<Result<PairOutcome, ArenaError>> = (next..end)
+        let recorded: Vec<Option<PairOutcome>> = (next..end).map(|k| journal.recorded(k)).collect();
+        let results: Vec<Result<(PairOutcome, bool), ArenaError>> = recorded
             .into_par_iter()
-            .map(|k| play_pair(first, second, config, k))
+            .enumerate()
+            .map(|(i, r)| match r {
+                Some(p) => Ok((p, false)),
+                None => play_pair(first, second, config, next + i as u64).map(|p| (p, true)),
+            })
             .collect();
         next = end;
-        for r in results {
-            let p = r?;
+        // Record what finished even when another pair of the batch failed.
+        let fresh: Vec<PairOutcome> = results
+            .iter()
+            .filter_map(|r| r.as_ref().ok().filter(|r| r.1).map(|r| r.0))
+            .collect();
+        if !fresh.is_empty() {
+            journal.record(&fresh)?;
+        }
+        let results: Vec<(PairOutcome, bool)> = results.into_iter().collect::<Result<_, _>>()?;
+        for (p, _) in results {
             let (w, b) = p.scores();
             hist[pentanomial_bin(w, b)] += 1;
             done.push(p);

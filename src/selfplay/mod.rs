@@ -9,7 +9,10 @@ mod replay;
 mod sprt;
 mod think;
 
-pub use arena::{format_table, run_match, ArenaBot, ArenaConfig, ArenaError, ArenaReport};
+pub use arena::{
+    format_table, run_match, run_match_journaled, ArenaBot, ArenaConfig, ArenaError, ArenaReport,
+    GameOutcome, PairJournal, PairOutcome,
+};
 pub use clock::{GameClock, TimeControl, TimeControlError, CLOCK_OVERHEAD_MS};
 pub use game::{game_seed, play, play_game, Ending, GameLimits, PlayedGame};
 pub use record::{GameRecord, Termination, TurnRecord};
@@ -28,6 +31,8 @@ mod config;
 #[cfg(feature = "files")]
 mod error;
 #[cfg(feature = "files")]
+mod journal;
+#[cfg(feature = "files")]
 mod merge;
 #[cfg(feature = "files")]
 mod request;
@@ -39,6 +44,8 @@ mod shards;
 #[cfg(feature = "files")]
 mod writer;
 
+#[cfg(feature = "files")]
+pub use journal::ArenaJournal;
 #[cfg(feature = "files")]
 pub use merge::merge_runs;
 #[cfg(feature = "files")]

@@ -1,0 +1,193 @@
+//! [`ArenaJournal`]: an arena's finished pairs in a JSON-lines file, so that `dicechess
+//! arena --resume FILE` continues an interrupted match instead of replaying it.
+//!
+//! One line per finished pair: `{"match": KEY, "pair": PairOutcome}`. The key names the
+//! match's settings (the bots with their options, the start position, the seed, the game
+//! limits and the time control), so one file serves a gauntlet or several time controls,
+//! and a line of another match is never taken for this one. Lines are appended and synced
+//! after each batch; a last line cut short by a kill is dropped (and truncated away) on the
+//! next open, a bad line elsewhere is an error that names it.
+
+use super::arena::{termination_of, ArenaError, GameOutcome, PairJournal, PairOutcome};
+use super::think::ThinkTime;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// The pairs of one match recorded in a journal file, and the file to append to.
+pub struct ArenaJournal {
+    path: PathBuf,
+    key: String,
+    file: File,
+    pairs: BTreeMap<u64, PairOutcome>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct GameLine {
+    result: i8,
+    termination: String,
+    turns: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ThinkLine {
+    turns: u64,
+    total_us: u64,
+    max_us: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PairLine {
+    index: u64,
+    seed: u64,
+    first_white: GameLine,
+    first_black: GameLine,
+    think_first: ThinkLine,
+    think_second: ThinkLine,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Line {
+    #[serde(rename = "match")]
+    key: String,
+    pair: PairLine,
+}
+
+#[derive(Serialize)]
+struct LineOut<'a> {
+    #[serde(rename = "match")]
+    key: &'a str,
+    pair: &'a PairOutcome,
+}
+
+fn game(g: GameLine) -> Result<GameOutcome, String> {
+    if !(-1..=1).contains(&g.result) {
+        return Err(format!("result {} is not -1, 0 or 1", g.result));
+    }
+    let termination = termination_of(&g.termination)
+        .ok_or_else(|| format!("unknown termination {:?}", g.termination))?;
+    Ok(GameOutcome {
+        result: g.result,
+        termination,
+        turns: g.turns,
+    })
+}
+
+fn think(t: ThinkLine) -> ThinkTime {
+    ThinkTime {
+        turns: t.turns,
+        total_us: t.total_us,
+        max_us: t.max_us,
+    }
+}
+
+fn pair(p: PairLine) -> Result<PairOutcome, String> {
+    Ok(PairOutcome {
+        index: p.index,
+        seed: p.seed,
+        first_white: game(p.first_white)?,
+        first_black: game(p.first_black)?,
+        think_first: think(p.think_first),
+        think_second: think(p.think_second),
+    })
+}
+
+impl ArenaJournal {
+    /// Open (or create) the journal at `path` for the match named `key`, reading the pairs
+    /// it has recorded for that match.
+    pub fn open(path: &Path, key: &str) -> Result<ArenaJournal, ArenaError> {
+        let err = |reason: String| ArenaError::Journal {
+            path: path.to_owned(),
+            reason,
+        };
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|e| err(e.to_string()))?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)
+            .map_err(|e| err(e.to_string()))?;
+        // A kill mid-append leaves a last line without its newline: drop it.
+        let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        if complete < bytes.len() {
+            file.set_len(complete as u64)
+                .map_err(|e| err(e.to_string()))?;
+            file.seek(SeekFrom::End(0))
+                .map_err(|e| err(e.to_string()))?;
+        }
+        let text = std::str::from_utf8(&bytes[..complete])
+            .map_err(|e| err(format!("not UTF-8 text: {e}")))?;
+        let mut pairs = BTreeMap::new();
+        for (i, l) in text.lines().enumerate() {
+            if l.trim().is_empty() {
+                continue;
+            }
+            let line: Line =
+                serde_json::from_str(l).map_err(|e| err(format!("line {}: {e}", i + 1)))?;
+            if line.key != key {
+                continue;
+            }
+            let p = pair(line.pair).map_err(|e| err(format!("line {}: {e}", i + 1)))?;
+            pairs.insert(p.index, p);
+        }
+        Ok(ArenaJournal {
+            path: path.to_owned(),
+            key: key.to_owned(),
+            file,
+            pairs,
+        })
+    }
+
+    /// Pairs of this match recorded so far.
+    pub fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    /// Whether no pair of this match is recorded.
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
+}
+
+impl PairJournal for ArenaJournal {
+    fn recorded(&self, index: u64) -> Option<PairOutcome> {
+        self.pairs.get(&index).copied()
+    }
+
+    fn record(&mut self, pairs: &[PairOutcome]) -> Result<(), ArenaError> {
+        let mut text = String::new();
+        for p in pairs {
+            let line = LineOut {
+                key: &self.key,
+                pair: p,
+            };
+            let json = serde_json::to_string(&line).map_err(|e| ArenaError::Journal {
+                path: self.path.clone(),
+                reason: e.to_string(),
+            })?;
+            text.push_str(&json);
+            text.push('\n');
+        }
+        // One write per batch, then a sync: a kill leaves whole lines or one cut-off last
+        // line, which the next open drops.
+        self.file
+            .write_all(text.as_bytes())
+            .and_then(|()| self.file.sync_data())
+            .map_err(|e| ArenaError::Journal {
+                path: self.path.clone(),
+                reason: e.to_string(),
+            })?;
+        for p in pairs {
+            self.pairs.insert(p.index, *p);
+        }
+        Ok(())
+    }
+}
