@@ -32,6 +32,7 @@ pub fn bestmove(
             options: BotOptions {
                 model,
                 prerank: None,
+                collapse: None,
                 book,
                 candidate_limit: candidates,
                 table_mb: None,

@@ -36,6 +36,11 @@ pub struct BotOptions {
     pub prerank: Option<PathBuf>,
     /// An opening book (TSV) to wrap the bot with.
     pub book: Option<PathBuf>,
+    /// A `chance-collapse` model package that replaces each root candidate's chance node
+    /// of an expectimax bot by one batched model call (docs/search.md §4.6), with the loss
+    /// guard on: a candidate after which the opponent can capture our king keeps its
+    /// searched value.
+    pub collapse: Option<PathBuf>,
     /// Candidate limit for expectimax (default 8).
     pub candidate_limit: Option<usize>,
     /// Transposition table size for expectimax, MiB (default 64; 0 = none).
@@ -134,6 +139,16 @@ fn expectimax_with(
         search = search.with_prerank(model.clone());
         deeper = deeper.map(|d| d.with_prerank(model));
     }
+    let collapsed_by = match &opts.collapse {
+        Some(dir) => {
+            let model = load_collapse(dir)?;
+            let by = format!(", chance nodes collapsed by {}", model.id());
+            search = search.with_collapse(model.clone(), true);
+            deeper = deeper.map(|d| d.with_collapse(model, true));
+            by
+        }
+        None => String::new(),
+    };
     let mb = opts.table_mb.unwrap_or(64);
     if mb > 0 {
         let tt = Arc::new(TranspositionTable::with_megabytes(mb));
@@ -148,7 +163,7 @@ fn expectimax_with(
             name: name.into(),
             difficulty,
             description: format!(
-                "expectimax depth {depth}{} over {} leaves{ranked_by}, batched, pruned",
+                "expectimax depth {depth}{} over {} leaves{ranked_by}{collapsed_by}, batched, pruned",
                 if depth == 2 {
                     " (3 when the clock allows)"
                 } else {
@@ -297,6 +312,23 @@ fn load_model(dir: &std::path::Path) -> Result<Arc<dyn BatchEvaluator>, BotBuild
 fn load_prerank(dir: &std::path::Path) -> Result<Arc<dyn BatchEvaluator>, BotBuildError> {
     let model = crate::eval::onnx::PrerankModel::load(dir).map_err(BotBuildError::Model)?;
     Ok(Arc::new(model))
+}
+
+#[cfg(feature = "onnx")]
+fn load_collapse(
+    dir: &std::path::Path,
+) -> Result<Arc<dyn crate::eval::ChanceCollapse>, BotBuildError> {
+    let model = crate::eval::onnx::CollapseModel::load(dir).map_err(BotBuildError::Model)?;
+    Ok(Arc::new(model))
+}
+
+#[cfg(not(feature = "onnx"))]
+fn load_collapse(
+    dir: &std::path::Path,
+) -> Result<Arc<dyn crate::eval::ChanceCollapse>, BotBuildError> {
+    Err(BotBuildError::NoModelSupport {
+        dir: dir.to_owned(),
+    })
 }
 
 #[cfg(not(feature = "onnx"))]

@@ -72,6 +72,13 @@ pub struct Args {
     /// own pre-ranking unless `--black-prerank` is given.
     #[arg(long, visible_alias = "white-prerank", value_name = "PKG")]
     prerank: Option<PathBuf>,
+    /// A `chance-collapse` model package for the bot under test's expectimax (its root
+    /// chance nodes collapsed by one model call).
+    #[arg(long, visible_alias = "white-collapse", value_name = "PKG")]
+    collapse: Option<PathBuf>,
+    /// The opponent's `chance-collapse` model package.
+    #[arg(long, value_name = "PKG")]
+    black_collapse: Option<PathBuf>,
     /// The opponent's `move-prerank` model package.
     #[arg(long, value_name = "PKG")]
     black_prerank: Option<PathBuf>,
@@ -134,18 +141,20 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         table_mb: Some(args.table_mb),
         ..BotOptions::default()
     };
-    let white_options = side_options(
-        &options,
-        args.white_model.as_ref(),
-        args.prerank.as_ref(),
-        args.white_candidates,
-    )?;
-    let black_options = side_options(
-        &options,
-        args.black_model.as_ref(),
-        args.black_prerank.as_ref(),
-        args.black_candidates,
-    )?;
+    let white = Side {
+        model: args.white_model.as_ref(),
+        prerank: args.prerank.as_ref(),
+        collapse: args.collapse.as_ref(),
+        candidates: args.white_candidates,
+    };
+    let black = Side {
+        model: args.black_model.as_ref(),
+        prerank: args.black_prerank.as_ref(),
+        collapse: args.black_collapse.as_ref(),
+        candidates: args.black_candidates,
+    };
+    let white_options = white.options(&options)?;
+    let black_options = black.options(&options)?;
     // A webhook URL is a bot too: its deliveries are signed with DICECHESS_WEBHOOK_SECRET.
     for id in [&args.white, &args.black].into_iter().chain(&args.exclude) {
         BotId::parse(id).map_err(|e| CliError::Input(e.to_string()))?;
@@ -164,12 +173,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .map_err(|e| CliError::Other(e.into()))?;
-    let black_label = side_label(
-        &args.black,
-        args.black_model.as_ref(),
-        args.black_prerank.as_ref(),
-        args.black_candidates,
-    );
+    let black_label = black.label(&args.black, true);
     let second = arena_bot(&args.black, &black_label, black_options.clone())?;
     let mut reports: Vec<ArenaReport> = Vec::new();
     let mut tables = String::new();
@@ -180,7 +184,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         };
         let from = reports.len();
         for id in &firsts {
-            let label = side_label(id, args.white_model.as_ref(), None, args.white_candidates);
+            let label = white.label(id, false);
             let first = arena_bot(id, &label, white_options.clone())?;
             let bar = if args.quiet {
                 ProgressBar::hidden()
@@ -268,55 +272,61 @@ fn match_key(
     .to_string()
 }
 
-/// One side's options: the shared ones with that side's model, pre-ranker and candidate
-/// limit where given.
-fn side_options(
-    shared: &BotOptions,
-    model: Option<&PathBuf>,
-    prerank: Option<&PathBuf>,
+/// One side's own flags (`--white-…` or `--black-…`).
+struct Side<'a> {
+    model: Option<&'a PathBuf>,
+    prerank: Option<&'a PathBuf>,
+    collapse: Option<&'a PathBuf>,
     candidates: Option<usize>,
-) -> Result<BotOptions, CliError> {
-    if candidates == Some(0) {
-        return Err(CliError::Input(
-            "--white-candidates / --black-candidates must be at least 1".into(),
-        ));
-    }
-    Ok(BotOptions {
-        model: model.or(shared.model.as_ref()).cloned(),
-        prerank: prerank.cloned(),
-        candidate_limit: candidates.or(shared.candidate_limit),
-        ..shared.clone()
-    })
 }
 
-/// The id a report shows for a side: the bot's id, with what the per-side flags change
-/// (`expectimax-model[model=gen2,k=24]`), so that two sides of one id stay apart. The shared
-/// flags (`--model`, `--prerank`) leave the id as it was.
-fn side_label(
-    id: &str,
-    model: Option<&PathBuf>,
-    prerank: Option<&PathBuf>,
-    candidates: Option<usize>,
-) -> String {
-    let name = |p: &PathBuf| {
-        p.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| p.display().to_string())
-    };
-    let mut parts = Vec::new();
-    if let Some(m) = model {
-        parts.push(format!("model={}", name(m)));
+impl Side<'_> {
+    /// The shared options with this side's model, pre-ranker, collapse model and candidate
+    /// limit where given.
+    fn options(&self, shared: &BotOptions) -> Result<BotOptions, CliError> {
+        if self.candidates == Some(0) {
+            return Err(CliError::Input(
+                "--white-candidates / --black-candidates must be at least 1".into(),
+            ));
+        }
+        Ok(BotOptions {
+            model: self.model.or(shared.model.as_ref()).cloned(),
+            prerank: self.prerank.cloned(),
+            collapse: self.collapse.cloned(),
+            candidate_limit: self.candidates.or(shared.candidate_limit),
+            ..shared.clone()
+        })
     }
-    if let Some(p) = prerank {
-        parts.push(format!("prerank={}", name(p)));
-    }
-    if let Some(k) = candidates {
-        parts.push(format!("k={k}"));
-    }
-    if parts.is_empty() {
-        id.to_owned()
-    } else {
-        format!("{id}[{}]", parts.join(","))
+
+    /// The id a report shows for the side: the bot's id with what the per-side flags change
+    /// (`expectimax-model[model=gen2,k=24]`), so that two sides of one id stay apart. The
+    /// flags that predate them (`--model` for both sides, `--prerank` for the bot under
+    /// test) leave the id as it was; `with_prerank` says whether this side's pre-ranker is
+    /// one of the new flags.
+    fn label(&self, id: &str, with_prerank: bool) -> String {
+        let name = |p: &PathBuf| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| p.display().to_string())
+        };
+        let mut parts = Vec::new();
+        if let Some(m) = self.model {
+            parts.push(format!("model={}", name(m)));
+        }
+        if let Some(p) = self.prerank.filter(|_| with_prerank) {
+            parts.push(format!("prerank={}", name(p)));
+        }
+        if let Some(c) = self.collapse {
+            parts.push(format!("collapse={}", name(c)));
+        }
+        if let Some(k) = self.candidates {
+            parts.push(format!("k={k}"));
+        }
+        if parts.is_empty() {
+            id.to_owned()
+        } else {
+            format!("{id}[{}]", parts.join(","))
+        }
     }
 }
 

@@ -26,6 +26,9 @@ pub struct Args {
     /// A `move-prerank` model package ordering expectimax's root candidates.
     #[arg(long)]
     prerank: Option<PathBuf>,
+    /// A `chance-collapse` model package replacing expectimax's root chance nodes.
+    #[arg(long, value_name = "PKG")]
+    collapse: Option<PathBuf>,
     /// Opening book (TSV) played before the bot.
     #[arg(long)]
     book: Option<PathBuf>,
@@ -46,6 +49,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         options: BotOptions {
             model: args.model,
             prerank: args.prerank,
+            collapse: args.collapse,
             book: args.book,
             candidate_limit: args.candidates,
             table_mb: None,

@@ -41,6 +41,9 @@ pub struct Args {
     /// Model package for model leaves (`expectimax-model`).
     #[arg(long)]
     model: Option<PathBuf>,
+    /// A `chance-collapse` model package replacing expectimax's root chance nodes.
+    #[arg(long, value_name = "PKG")]
+    collapse: Option<PathBuf>,
     /// Opening book (TSV) played before the bot.
     #[arg(long)]
     book: Option<PathBuf>,
@@ -95,6 +98,7 @@ pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
     config.next_secret = secret(args.next_secret, "DICECHESS_WEBHOOK_NEXT_SECRET");
     config.bot_options = BotOptions {
         model: args.model,
+        collapse: args.collapse,
         book: args.book,
         ..BotOptions::default()
     };

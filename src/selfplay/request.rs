@@ -97,6 +97,7 @@ impl SelfPlayRequest {
                 model: model.clone(),
                 book: book.clone(),
                 prerank: None,
+                collapse: None,
                 candidate_limit: if searching {
                     self.candidate_limit
                 } else {
