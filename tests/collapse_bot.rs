@@ -89,6 +89,21 @@ fn a_collapsing_bot_plays_the_candidate_the_model_values_most() {
     }
 }
 
+/// `dicechess bestmove` of the first position by `expectimax` collapsed by a fixture.
+fn bestmove_collapsed_by(package: &str) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_dicechess"))
+        .args([
+            "bestmove",
+            POSITIONS[0],
+            "--bot",
+            "expectimax",
+            "--collapse",
+        ])
+        .arg(fixture(package))
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn a_wrong_role_is_refused_by_the_bots_and_the_cli() {
     let bad = BotOptions {
@@ -100,30 +115,10 @@ fn a_wrong_role_is_refused_by_the_bots_and_the_cli() {
         Err(e) => panic!("wrong error: {e}"),
         Ok(_) => panic!("a position-value package was taken as a collapse model"),
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_dicechess"))
-        .args([
-            "bestmove",
-            POSITIONS[0],
-            "--bot",
-            "expectimax",
-            "--collapse",
-        ])
-        .arg(fixture("linear-material7"))
-        .output()
-        .unwrap();
+    let out = bestmove_collapsed_by("linear-material7");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("chance-collapse"));
-    let out = Command::new(env!("CARGO_BIN_EXE_dicechess"))
-        .args([
-            "bestmove",
-            POSITIONS[0],
-            "--bot",
-            "expectimax",
-            "--collapse",
-        ])
-        .arg(fixture("collapse-rich9"))
-        .output()
-        .unwrap();
+    let out = bestmove_collapsed_by("collapse-rich9");
     assert!(
         out.status.success(),
         "{}",

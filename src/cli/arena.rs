@@ -124,7 +124,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         (None, Some(ms)) => vec![(format!("{ms} ms/move"), TimeControl::PerMove { ms })],
         (None, None) => vec![("untimed".to_owned(), TimeControl::Untimed)],
     };
-    let config = ArenaConfig {
+    let config_at = |time: TimeControl| ArenaConfig {
         start,
         pairs: args.games,
         run_seed: args.seed,
@@ -134,7 +134,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         },
         sprt,
         report_sprt: SprtParams::default(),
-        time: times[0].1,
+        time,
     };
     let options = BotOptions {
         model: args.model.clone(),
@@ -178,10 +178,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     let mut reports: Vec<ArenaReport> = Vec::new();
     let mut tables = String::new();
     for (tc_name, time) in &times {
-        let config = ArenaConfig {
-            time: *time,
-            ..config.clone()
-        };
+        let config = config_at(*time);
         let from = reports.len();
         for id in &firsts {
             let label = white.label(id, false);
@@ -197,12 +194,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
                 bar.set_style(style.progress_chars("=> "));
             }
             bar.set_message(format!("{id} vs {} ({tc_name})", args.black));
-            let report = match &args.resume {
-                None => pool.install(|| run_match(&first, &second, &config, &|n| bar.set_position(n))),
+            let journal = match &args.resume {
                 Some(path) => {
-                    let key = match_key(&label, &white_options, &black_label, &black_options, &args, time);
-                    let mut journal =
-                        ArenaJournal::open(path, &key).map_err(|e| CliError::Input(e.to_string()))?;
+                    let key = match_key(
+                        &label,
+                        &white_options,
+                        &black_label,
+                        &black_options,
+                        &args,
+                        time,
+                    );
+                    let journal = ArenaJournal::open(path, &key)
+                        .map_err(|e| CliError::Input(e.to_string()))?;
                     if !journal.is_empty() && !args.quiet {
                         eprintln!(
                             "arena: {} finished pair(s) of {label} vs {black_label} ({tc_name}) taken from {}",
@@ -210,17 +213,24 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
                             path.display()
                         );
                     }
-                    pool.install(|| {
-                        run_match_journaled(&first, &second, &config, &mut journal, &|n| {
-                            bar.set_position(n)
-                        })
-                    })
+                    Some(journal)
                 }
-            }
-            .map_err(|e| match e {
-                dicechess::selfplay::ArenaError::Bot(b) => CliError::Input(b.to_string()),
-                other => CliError::Other(other.into()),
-            })?;
+                None => None,
+            };
+            let report = pool
+                .install(|| {
+                    let progress = |n| bar.set_position(n);
+                    match journal {
+                        Some(mut j) => {
+                            run_match_journaled(&first, &second, &config, &mut j, &progress)
+                        }
+                        None => run_match(&first, &second, &config, &progress),
+                    }
+                })
+                .map_err(|e| match e {
+                    dicechess::selfplay::ArenaError::Bot(b) => CliError::Input(b.to_string()),
+                    other => CliError::Other(other.into()),
+                })?;
             bar.finish_and_clear();
             reports.push(report);
         }

@@ -92,6 +92,9 @@ pub struct GameOutcome {
     pub turns: u32,
 }
 
+/// The label of a game lost on time (the rules' terminations are [`termination_label`]'s).
+const TIME_FORFEIT: &str = "time-forfeit";
+
 fn termination_label(t: Termination) -> &'static str {
     match t {
         Termination::KingCapture => "king-capture",
@@ -114,7 +117,7 @@ pub fn play_timed_game(
         result: game.result,
         termination: match game.ending {
             Ending::Rules(t) => termination_label(t),
-            Ending::TimeForfeit => "time-forfeit",
+            Ending::TimeForfeit => TIME_FORFEIT,
         },
         turns: game.played,
     })
@@ -215,12 +218,13 @@ impl PairJournal for NoJournal {
 /// The termination label of a recorded game, as the `&'static str` of [`GameOutcome`].
 pub(super) fn termination_of(label: &str) -> Option<&'static str> {
     [
-        "king-capture",
-        "halfmove-limit",
-        "turn-limit",
-        "time-forfeit",
+        Termination::KingCapture,
+        Termination::HalfmoveLimit,
+        Termination::TurnLimit,
     ]
+    .map(termination_label)
     .into_iter()
+    .chain([TIME_FORFEIT])
     .find(|l| *l == label)
 }
 
@@ -304,7 +308,7 @@ pub fn summarize(
             } else {
                 draws += 1;
             }
-            if g.termination == "time-forfeit" {
+            if g.termination == TIME_FORFEIT {
                 // The loser flagged: the first bot when its side lost.
                 if g.result == -first_color {
                     to_bot += 1;

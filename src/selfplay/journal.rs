@@ -98,6 +98,29 @@ fn pair(p: PairLine) -> Result<PairOutcome, String> {
     })
 }
 
+/// The pairs a journal's complete lines record for the match `key` (lines of other matches
+/// skipped), or why the text is not a journal: not UTF-8, or a line (named by its 1-based
+/// number) that is not a pair record.
+pub fn recorded_pairs(bytes: &[u8], key: &str) -> Result<Vec<PairOutcome>, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8 text: {e}"))?;
+    let mut pairs = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        if l.trim().is_empty() {
+            continue;
+        }
+        let line: Line = serde_json::from_str(l).map_err(|e| format!("line {}: {e}", i + 1))?;
+        if line.key == key {
+            pairs.push(pair(line.pair).map_err(|e| format!("line {}: {e}", i + 1))?);
+        }
+    }
+    Ok(pairs)
+}
+
+/// One journal line of the match `key`, as [`ArenaJournal`] appends it.
+pub fn journal_line(key: &str, pair: &PairOutcome) -> Result<String, serde_json::Error> {
+    serde_json::to_string(&LineOut { key, pair })
+}
+
 impl ArenaJournal {
     /// Open (or create) the journal at `path` for the match named `key`, reading the pairs
     /// it has recorded for that match.
@@ -115,28 +138,19 @@ impl ArenaJournal {
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)
             .map_err(|e| err(e.to_string()))?;
-        // A kill mid-append leaves a last line without its newline: drop it.
+        // A kill mid-append leaves a last line without its newline: drop it (after the
+        // complete lines are known good, so a refused file is left as it was).
         let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let pairs = recorded_pairs(&bytes[..complete], key)
+            .map_err(err)?
+            .into_iter()
+            .map(|p| (p.index, p))
+            .collect();
         if complete < bytes.len() {
             file.set_len(complete as u64)
                 .map_err(|e| err(e.to_string()))?;
             file.seek(SeekFrom::End(0))
                 .map_err(|e| err(e.to_string()))?;
-        }
-        let text = std::str::from_utf8(&bytes[..complete])
-            .map_err(|e| err(format!("not UTF-8 text: {e}")))?;
-        let mut pairs = BTreeMap::new();
-        for (i, l) in text.lines().enumerate() {
-            if l.trim().is_empty() {
-                continue;
-            }
-            let line: Line =
-                serde_json::from_str(l).map_err(|e| err(format!("line {}: {e}", i + 1)))?;
-            if line.key != key {
-                continue;
-            }
-            let p = pair(line.pair).map_err(|e| err(format!("line {}: {e}", i + 1)))?;
-            pairs.insert(p.index, p);
         }
         Ok(ArenaJournal {
             path: path.to_owned(),
@@ -165,15 +179,11 @@ impl PairJournal for ArenaJournal {
     fn record(&mut self, pairs: &[PairOutcome]) -> Result<(), ArenaError> {
         let mut text = String::new();
         for p in pairs {
-            let line = LineOut {
-                key: &self.key,
-                pair: p,
-            };
-            let json = serde_json::to_string(&line).map_err(|e| ArenaError::Journal {
+            let line = journal_line(&self.key, p).map_err(|e| ArenaError::Journal {
                 path: self.path.clone(),
                 reason: e.to_string(),
             })?;
-            text.push_str(&json);
+            text.push_str(&line);
             text.push('\n');
         }
         // One write per batch, then a sync: a kill leaves whole lines or one cut-off last

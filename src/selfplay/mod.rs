@@ -45,7 +45,7 @@ mod shards;
 mod writer;
 
 #[cfg(feature = "files")]
-pub use journal::ArenaJournal;
+pub use journal::{journal_line, recorded_pairs, ArenaJournal};
 #[cfg(feature = "files")]
 pub use merge::merge_runs;
 #[cfg(feature = "files")]
