@@ -6,8 +6,8 @@
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
 use dicechess::board::{Dice, Position};
-use dicechess::bots::BotOptions;
-use dicechess::rules::{legal_paths, parse_uci_path, play_turn, TurnTree};
+use dicechess::bots::{bot_by_id, fast_bounded, BotOptions, FAST_ROOT_UNITS};
+use dicechess::rules::{legal_paths, parse_uci_path, play_turn, Budget, TurnTree};
 use dicechess::serve::{proof, sign, spawn, verify, ServeConfig, ServerHandle, SignedWith};
 use dicechess::serve::{MAX_BODY_BYTES, MAX_INLINE_TREE_BYTES};
 use hmac::{Hmac, Mac};
@@ -663,8 +663,8 @@ async fn the_wait_queue_is_bounded_and_respects_deadlines() {
     let busy = tokio::spawn(async move { post_signed(addr, SECRET, &long("q-1")).await });
     tokio::time::sleep(Duration::from_millis(100)).await;
     // Waiting for the slot with 700 ms to think (PerMove 1 s less the overhead): its permit
-    // never comes in time, so it answers the server's tree's first path at its deadline
-    // instead of searching late.
+    // never comes while 100 ms are still left, so it answers the fast path (the bot's
+    // pre-ranked pick) then, instead of searching late.
     let mut short: Value =
         serde_json::from_slice(&fixture("your-turn-per-move-inline.json")).unwrap();
     short["state"]["timeControl"] = json!({"PerMove": {"secondsPerMove": 1}});
@@ -677,8 +677,12 @@ async fn the_wait_queue_is_bounded_and_respects_deadlines() {
     let waited = waiting.await.unwrap();
     assert_eq!(waited.status, 200, "{}", waited.json());
     assert_legal(&short_dfen, &waited.json());
+    assert_eq!(
+        moves_of(&waited.json()),
+        fast_path_moves("expectimax-d3", &short_dfen)
+    );
     assert!(
-        waited.elapsed >= Duration::from_millis(600)
+        waited.elapsed >= Duration::from_millis(550)
             && waited.elapsed < Duration::from_millis(1200),
         "a 700 ms delivery answered after {:?}",
         waited.elapsed
@@ -690,6 +694,100 @@ async fn the_wait_queue_is_bounded_and_respects_deadlines() {
         waited.elapsed.as_secs_f64() * 1e3,
         busy.elapsed.as_secs_f64() * 1e3
     );
+    server.stop().await.unwrap();
+}
+
+/// The bot's fast-path turn for `dfen` as UCI moves (the pre-ranker's pick does not draw on
+/// the generator, so any seed gives it).
+fn fast_path_moves(bot: &str, dfen: &str) -> Vec<String> {
+    let pos = Position::from_dfen(dfen).unwrap();
+    let bot = bot_by_id(bot, &BotOptions::default()).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0);
+    let b = fast_bounded(
+        bot.as_ref(),
+        &pos,
+        &mut rng,
+        &mut Budget::new(FAST_ROOT_UNITS),
+    )
+    .unwrap();
+    b.choice()
+        .path
+        .unwrap()
+        .moves()
+        .iter()
+        .map(|m| m.uci())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_that_cannot_finish_in_time_is_answered_by_the_fast_path() {
+    let _serial = SERIAL.lock().await;
+    // Two search slots but one search thread: the second search waits in the pool behind
+    // a depth-3 search that thinks its whole 1.5 s, as a search does that overruns. It was
+    // answered 504 at its deadline + 400 ms; now the watchdog answers the fast path (the
+    // pre-ranker's pick) at its deadline, 700 ms. The overrunning search keeps its slot, so
+    // the third turn finds none while 100 ms are left and answers the fast path at 600 ms.
+    let server = start_with("expectimax-d3", |c| {
+        c.max_think_ms = 1500;
+        c.max_concurrent = 2;
+        c.threads = Some(1);
+    })
+    .await;
+    let addr = server.addr();
+    let mut long: Value =
+        serde_json::from_slice(&fixture("your-turn-unlimited-null.json")).unwrap();
+    long["gameId"] = json!("slow-1");
+    long["state"]["dfen"] =
+        json!("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 BNQ");
+    let busy = tokio::spawn(async move { post_signed(addr, SECRET, &long).await });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    for (game, inline, at_ms) in [("slow-2", true, 700), ("slow-3", false, 600)] {
+        let mut short: Value =
+            serde_json::from_slice(&fixture("your-turn-per-move-inline.json")).unwrap();
+        short["gameId"] = json!(game);
+        short["state"]["timeControl"] = json!({"PerMove": {"secondsPerMove": 1}});
+        if !inline {
+            short["state"]["legalMoves"] = Value::Null;
+        }
+        let dfen = short["state"]["dfen"].as_str().unwrap().to_owned();
+        let r = post_signed(addr, SECRET, &short).await;
+        assert_eq!(r.status, 200, "{}", r.json());
+        assert_legal(&dfen, &r.json());
+        assert_eq!(moves_of(&r.json()), fast_path_moves("expectimax-d3", &dfen));
+        // The budget is 700 ms (1 s less the 300 ms overhead).
+        assert!(
+            r.elapsed >= Duration::from_millis(at_ms - 20)
+                && r.elapsed < Duration::from_millis(at_ms + 200),
+            "{game}: a 700 ms delivery answered after {:?}, not at {at_ms} ms",
+            r.elapsed
+        );
+    }
+    let busy = busy.await.unwrap();
+    assert_eq!(busy.status, 200, "{}", busy.json());
+    server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_games_a_core_against_best_get_a_legal_move_every_time() {
+    let _serial = SERIAL.lock().await;
+    // 8 concurrent games on 2 search slots with 300 ms budgets: most turns wait longer than
+    // their budget, so they are answered by the fast path — but every one is answered 200
+    // with a legal turn (play_served_game asserts both), never 503 or 504.
+    let server = start_with("best", |c| {
+        c.max_think_ms = 300;
+        c.max_concurrent = 2;
+        c.max_queue = dicechess::serve::default_max_queue(2, 300, c.max_connections);
+    })
+    .await;
+    let addr = server.addr();
+    let tasks: Vec<_> = (0..8u64)
+        .map(|g| tokio::spawn(play_served_game(addr, format!("best-{g}"), 2000 + g, 6)))
+        .collect();
+    let mut answered = 0;
+    for t in tasks {
+        answered += t.await.expect("a game task failed").0.len();
+    }
+    assert!(answered >= 8, "{answered} deliveries");
     server.stop().await.unwrap();
 }
 

@@ -102,6 +102,29 @@ impl OpeningBookBot {
     }
 }
 
+impl OpeningBookBot {
+    /// A king capture, else the booked turn when one is realisable.
+    fn booked(&self, pos: &Position) -> Option<Choice> {
+        let paths = legal_paths(pos);
+        if let Some(win) = first_shortest_win(&paths) {
+            return Some(Choice::win(win));
+        }
+        let booked = self.book.lookup(pos)?;
+        // Matched as a multiset: the stored order does not matter.
+        let p = paths.iter().find(|p| {
+            let mut ucis: Vec<String> = p.moves().iter().map(|m| m.uci()).collect();
+            ucis.sort();
+            ucis == booked
+        })?;
+        let after = p.end_position(pos);
+        Some(Choice {
+            path: Some(*p),
+            score: -Material::score(&after, after.side_to_move()) as f64,
+            stats: None,
+        })
+    }
+}
+
 impl Bot for OpeningBookBot {
     fn info(&self) -> BotInfo {
         let inner = self.inner.info();
@@ -114,27 +137,21 @@ impl Bot for OpeningBookBot {
     }
 
     fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, BotError> {
-        let paths = legal_paths(pos);
-        if let Some(win) = first_shortest_win(&paths) {
-            return Ok(Choice::win(win));
+        match self.booked(pos) {
+            Some(choice) => Ok(choice),
+            None => self.inner.choose(pos, turn),
         }
-        if let Some(booked) = self.book.lookup(pos) {
-            // Matched as a multiset: the stored order does not matter.
-            let hit = paths.iter().find(|p| {
-                let mut ucis: Vec<String> = p.moves().iter().map(|m| m.uci()).collect();
-                ucis.sort();
-                ucis == booked
-            });
-            if let Some(p) = hit {
-                let after = p.end_position(pos);
-                return Ok(Choice {
-                    path: Some(*p),
-                    score: -Material::score(&after, after.side_to_move()) as f64,
-                    stats: None,
-                });
-            }
+    }
+
+    fn fast_choice(
+        &self,
+        pos: &Position,
+        rng: &mut rand_xoshiro::Xoshiro256PlusPlus,
+    ) -> Result<Choice, BotError> {
+        match self.booked(pos) {
+            Some(choice) => Ok(choice),
+            None => self.inner.fast_choice(pos, rng),
         }
-        self.inner.choose(pos, turn)
     }
 
     fn policy(&self) -> DrawDoublePolicy {

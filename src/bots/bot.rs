@@ -80,6 +80,27 @@ pub trait Bot: Send + Sync {
     /// Choose a legal turn for the rolled position (`None` only for a forced pass).
     fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, BotError>;
 
+    /// A legal turn at a small fraction of [`Bot::choose`]'s cost, for when there is no time
+    /// to think (the webhook server's degraded answer, docs/webhook.md "Degrade, don't
+    /// fail"): a pass or king capture when forced, else the bot's cheapest judgement. The
+    /// default is the best material after the turn (the first on ties); searching bots
+    /// answer their pre-ranker's pick, the book bot its booked turn.
+    fn fast_choice(
+        &self,
+        pos: &Position,
+        _rng: &mut Xoshiro256PlusPlus,
+    ) -> Result<Choice, BotError> {
+        let paths = crate::rules::legal_paths(pos);
+        if let Some(forced) = Choice::forced(&paths) {
+            return Ok(forced);
+        }
+        Ok(Choice {
+            path: super::fallback_path(pos, &paths),
+            score: 0.0,
+            stats: None,
+        })
+    }
+
     /// Draw and doubling decisions (default: never offer, never accept a draw; take a double
     /// when the logistic win probability exceeds 0.25).
     fn policy(&self) -> DrawDoublePolicy {

@@ -17,8 +17,8 @@ pub use book::{BookError, OpeningBook, OpeningBookBot};
 pub(crate) use bot::exposed;
 pub use bot::{first_shortest_win, Bot, BotInfo, Choice, Turn};
 pub use bounded::{
-    choose_bounded, fallback_path, root_budget, Bounded, BoundedError, MAX_ROOT_UNITS,
-    MIN_ROOT_UNITS, ROOT_UNITS_PER_MS,
+    choose_bounded, fallback_path, fast_bounded, root_budget, Bounded, BoundedError,
+    FAST_ROOT_UNITS, MAX_ROOT_UNITS, MIN_ROOT_UNITS, ROOT_UNITS_PER_MS,
 };
 pub use decision::{decide, Decision, DecisionError, DecisionRequest, RootBudgetReport};
 pub use error::BotError;

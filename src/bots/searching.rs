@@ -64,6 +64,23 @@ impl Bot for ExpectimaxBot {
         Ok(choice)
     }
 
+    /// The pre-ranker's pick: the search under a deadline already passed stops after its
+    /// one batched pre-rank of every after-state (a forced pass or king capture first).
+    fn fast_choice(
+        &self,
+        pos: &Position,
+        rng: &mut rand_xoshiro::Xoshiro256PlusPlus,
+    ) -> Result<Choice, BotError> {
+        let r = self
+            .search
+            .search(pos, Some(web_time::Instant::now()), rng)?;
+        Ok(Choice {
+            path: r.path,
+            score: r.score,
+            stats: Some(r.stats),
+        })
+    }
+
     fn policy(&self) -> DrawDoublePolicy {
         DrawDoublePolicy::Aggressive
     }

@@ -59,9 +59,10 @@ pub struct Args {
     /// At most this many searches at once; the rest wait (default: number of cores).
     #[arg(long)]
     max_concurrent: Option<usize>,
-    /// At most this many deliveries waiting for a search slot; more get 503.
-    #[arg(long, default_value_t = dicechess::serve::DEFAULT_MAX_QUEUE)]
-    max_queue: usize,
+    /// At most this many deliveries waiting for a search slot; more get 503 (default: cores ×
+    /// max-think-ms / 12, at most --max-connections; docs/webhook.md).
+    #[arg(long)]
+    max_queue: Option<usize>,
     /// At most this many connections served at once; more wait in the accept backlog.
     #[arg(long, default_value_t = dicechess::serve::DEFAULT_MAX_CONNECTIONS)]
     max_connections: usize,
@@ -108,8 +109,14 @@ pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
     if let Some(n) = args.max_concurrent {
         config.max_concurrent = n;
     }
-    config.max_queue = args.max_queue;
     config.max_connections = args.max_connections;
+    config.max_queue = args.max_queue.unwrap_or_else(|| {
+        dicechess::serve::default_max_queue(
+            config.max_concurrent,
+            config.max_think_ms,
+            config.max_connections,
+        )
+    });
     config.drain_ms = args.drain_ms;
     let runtime = super::listen::runtime(None)?;
     runtime.block_on(async move {

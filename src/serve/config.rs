@@ -59,8 +59,8 @@ impl std::fmt::Debug for ServeConfig {
 }
 
 impl ServeConfig {
-    /// The defaults: 5000 ms max think, 300 ms overhead, one search per core, 128
-    /// waiting, 256 connections, 1024 remembered deliveries for 10 minutes, 10 s drain,
+    /// The defaults: 5000 ms max think, 300 ms overhead, one search per core,
+    /// [`limits::default_max_queue`] waiting (256 on 2 cores), 256 connections, 1024 remembered deliveries for 10 minutes, 10 s drain,
     /// request logs on.
     pub fn new(bot: &str, secret: &[u8]) -> ServeConfig {
         let cores = std::thread::available_parallelism()
@@ -75,7 +75,7 @@ impl ServeConfig {
             max_think_ms: 5000,
             overhead_ms: 300,
             max_concurrent: cores,
-            max_queue: limits::DEFAULT_MAX_QUEUE,
+            max_queue: limits::default_max_queue(cores, 5000, limits::DEFAULT_MAX_CONNECTIONS),
             max_connections: limits::DEFAULT_MAX_CONNECTIONS,
             dedup_entries: 1024,
             dedup_ttl: Duration::from_secs(600),

@@ -14,7 +14,8 @@ use super::wire::{
 };
 use crate::board::Position;
 use crate::bots::{
-    choose_bounded, fallback_path, root_budget, Bounded, BoundedError, Turn, MIN_ROOT_UNITS,
+    choose_bounded, fallback_path, fast_bounded, root_budget, Bounded, BoundedError, Turn,
+    FAST_ROOT_UNITS, MIN_ROOT_UNITS,
 };
 use crate::rules::{Budget, Budgeted, TurnGenerator};
 use dicechess_kernels::Color;
@@ -37,10 +38,6 @@ enum EngineFailure {
     #[error("no legal turn found within {0} fallback units")]
     NoFallback(u64),
 }
-
-/// How long past its deadline a search may run before the delivery is answered 504
-/// (bots that honour deadlines stop well within it).
-const OVERRUN_GRACE: Duration = Duration::from_millis(400);
 
 fn answer(body: &impl Serialize) -> Result<Answer, Rejection> {
     serde_json::to_vec(body)
@@ -253,52 +250,40 @@ impl Drop for Waiting<'_> {
     }
 }
 
-/// A `yourTurn` in three steps: [`admit`] it (a search, or an answer at once), [`think`]
-/// (the search on the pool), [`settle`] (the answer from the search's result).
+/// The least time left worth starting a search for. `best` searches a middlegame's 16
+/// candidates to depth 2 in about 30 ms on one core (the label bench: 1.8 ms per
+/// candidate's chance node); 100 ms leaves three times that for a loaded machine. With
+/// less left, the fast path answers.
+const MIN_SEARCH: Duration = Duration::from_millis(100);
+
+/// A search is told to stop this long before its answer's deadline, so the watchdog that
+/// answers at the deadline finds it finished: `best` honours a deadline within a few ms on
+/// a quiet machine, but under load (8 games on 2 cores, `benches/serve_load.rs`) 22 of 367
+/// searches overran theirs by over 400 ms before this margin and the watchdog existed.
+const SEARCH_MARGIN: Duration = Duration::from_millis(50);
+
+/// Why an admitted turn was answered by the fast path (the log line's `fallback`).
+mod degraded {
+    /// No search slot came while [`super::MIN_SEARCH`] was still left.
+    pub const NO_SLOT: &str = "fast-path:no-search-slot-in-time";
+    /// The search had not answered at the deadline.
+    pub const OVERRAN: &str = "fast-path:search-overran";
+    /// The search panicked or failed.
+    pub const FAILED: &str = "fast-path:search-failed";
+}
+
+/// A `yourTurn`: admitted (or refused, 503, when the queue is full), then answered by its
+/// deadline — `started` plus the think budget (the clocks' share, at most `max_think_ms`) —
+/// by the search when a slot comes in time and the search finishes, else by the fast path
+/// ([`crate::bots::fast_bounded`]: the bot's pre-ranked pick, a book or forced turn), which
+/// starts at admission on the blocking pool so that it is ready when needed. An empty
+/// `legalMoves` tree is answered at once with no moves (the server auto-passes it).
 async fn your_turn(
     app: &Arc<App>,
     d: &Decision,
     started: Instant,
     fields: &mut LogFields,
 ) -> Result<Answer, Rejection> {
-    let (permit, deadline) = match admit(app, d, started, fields).await? {
-        Admission::Search { permit, deadline } => (permit, deadline),
-        Admission::Answer(moves) => {
-            return answer(&TurnAnswer {
-                moves,
-                offer_draw: None,
-            })
-        }
-    };
-    let bounded = think(app, d, permit, deadline, fields).await?;
-    settle(app, d, &bounded, fields)
-}
-
-/// What [`admit`] lets a turn do.
-enum Admission {
-    /// Search, holding this search slot, and answer by `deadline`.
-    Search {
-        /// The search slot, held until the search ends.
-        permit: OwnedSemaphorePermit,
-        /// When the turn must be answered.
-        deadline: Instant,
-    },
-    /// Answer these moves without a search.
-    Answer(Vec<String>),
-}
-
-/// Admit: whether this turn gets a search, and its deadline — `started` plus the think
-/// budget (the clocks' share, at most `max_think_ms`). An empty `legalMoves` tree is answered
-/// at once with no moves (the server auto-passes it). Otherwise the turn waits for a search
-/// slot: refused (503) when `max_queue` turns wait already or the server shuts down, and a
-/// turn still without a slot at its deadline never searches late — it answers the tree's
-/// first path (503 without a tree).
-async fn admit(
-    app: &Arc<App>,
-    d: &Decision,
-    started: Instant,
-    fields: &mut LogFields,
-) -> Result<Admission, Rejection> {
     let config = &app.config;
     let state = &d.env.state;
     let think = think_budget_ms(
@@ -310,54 +295,111 @@ async fn admit(
         config.overhead_ms,
     );
     fields.budget_ms = Some(think);
-    let deadline = started + Duration::from_millis(think);
-    let tree = state.legal_moves.as_ref();
-    if tree.is_some_and(|t| t.0.is_empty()) {
+    let think = Duration::from_millis(think);
+    let deadline = started + think;
+    if state.legal_moves.as_ref().is_some_and(|t| t.0.is_empty()) {
         // The server auto-passes an empty tree; nothing to think about.
-        return Ok(Admission::Answer(Vec::new()));
+        return answer(&TurnAnswer {
+            moves: Vec::new(),
+            offer_draw: None,
+        });
     }
-
-    // The bounded wait: at most `max_queue` waiting, none past its deadline.
-    let permit = {
-        if app.waiting.fetch_add(1, Ordering::AcqRel) >= config.max_queue {
-            app.waiting.fetch_sub(1, Ordering::AcqRel);
-            return Err(Rejection::Capacity("the search queue is full"));
-        }
-        let _waiting = Waiting(&app.waiting);
-        let acquire = app.searches.clone().acquire_owned();
-        match tokio::time::timeout_at(deadline.into(), acquire).await {
-            Ok(Ok(p)) => Some(p),
-            Ok(Err(_)) => return Err(Rejection::Capacity("shutting down")),
-            Err(_) => None,
-        }
+    // Admission: at most `max_queue` waiting; the only refusal an admitted turn can get.
+    if app.waiting.fetch_add(1, Ordering::AcqRel) >= config.max_queue {
+        app.waiting.fetch_sub(1, Ordering::AcqRel);
+        return Err(Rejection::Capacity("the search queue is full"));
+    }
+    let waiting = Waiting(&app.waiting);
+    let fast = fast_path(app, d);
+    let last_start = deadline
+        .checked_sub(MIN_SEARCH.min(think / 2))
+        .unwrap_or(started);
+    let acquire = app.searches.clone().acquire_owned();
+    let permit = match tokio::time::timeout_at(last_start.into(), acquire).await {
+        Ok(Ok(p)) => Some(p),
+        Ok(Err(_)) => return Err(Rejection::Capacity("shutting down")),
+        Err(_) => None,
     };
-    let Some(permit) = permit.filter(|_| Instant::now() < deadline) else {
-        // Out of time before a search could start: never search late.
-        fields.fallback = Some("deadline-before-search");
-        return match tree {
-            Some(t) => Ok(Admission::Answer(t.first_path())),
-            None => Err(Rejection::Capacity("no search slot before the deadline")),
-        };
+    drop(waiting);
+    let Some(permit) = permit.filter(|_| Instant::now() < last_start) else {
+        return degrade(app, d, fast, degraded::NO_SLOT, None, fields).await;
     };
-    Ok(Admission::Search { permit, deadline })
+    let search_deadline = deadline
+        .checked_sub(SEARCH_MARGIN.min(think / 4))
+        .unwrap_or(started);
+    match think_until(app, d, permit, search_deadline, deadline, fields).await {
+        Ok(bounded) => settle(app, d, &bounded, fields),
+        Err((reason, detail)) => degrade(app, d, fast, reason, detail, fields).await,
+    }
 }
 
-/// Think: the bot's turn under the time left to `deadline` and the root budget, searched on
-/// the rayon pool (never on an I/O thread) holding `permit` until the search ends; when the
-/// budget proves no path legal, [`quick_fallback`]'s turn. A search still running
-/// [`OVERRUN_GRACE`] past the deadline is answered 504 (it keeps its slot until it ends, so
-/// overruns cannot pile up); a panic or an engine failure is `strategy_failed`.
-async fn think(
+/// The fast path's turn, computed on the blocking pool (never on an I/O thread nor in the
+/// search pool's slots): [`fast_bounded`] under [`FAST_ROOT_UNITS`], and when even that
+/// proves no path legal, [`quick_fallback`].
+fn fast_path(
     app: &Arc<App>,
     d: &Decision,
-    permit: OwnedSemaphorePermit,
-    deadline: Instant,
-    fields: &mut LogFields,
-) -> Result<Bounded, Rejection> {
+) -> tokio::task::JoinHandle<Result<Bounded, EngineFailure>> {
     let bot = app.bot.clone();
     let pos = d.pos;
     let mut rng = decision_rng(d);
-    let think_time = deadline.saturating_duration_since(Instant::now());
+    tokio::task::spawn_blocking(move || {
+        let mut budget = Budget::new(FAST_ROOT_UNITS);
+        match fast_bounded(bot.as_ref(), &pos, &mut rng, &mut budget) {
+            Err(BoundedError::NoSurePath { .. }) => quick_fallback(&pos),
+            other => other.map_err(EngineFailure::from),
+        }
+    })
+}
+
+/// Answer from the fast path for `reason` (logged, with `detail`); only when the fast path
+/// itself fails is the tree's first path answered, and only without a tree is it
+/// `strategy_failed`.
+async fn degrade(
+    app: &App,
+    d: &Decision,
+    fast: tokio::task::JoinHandle<Result<Bounded, EngineFailure>>,
+    reason: &'static str,
+    detail: Option<String>,
+    fields: &mut LogFields,
+) -> Result<Answer, Rejection> {
+    fields.fallback = Some(reason);
+    fields.detail = detail;
+    let failure = match fast.await {
+        Ok(Ok(bounded)) => return settle(app, d, &bounded, fields),
+        Ok(Err(e)) => e.to_string(),
+        Err(e) => format!("the fast path panicked: {e}"),
+    };
+    match &d.env.state.legal_moves {
+        Some(t) => {
+            fields.detail = Some(failure);
+            answer(&TurnAnswer {
+                moves: t.first_path(),
+                offer_draw: None,
+            })
+        }
+        None => Err(Rejection::Strategy(failure)),
+    }
+}
+
+/// Think: the bot's turn under the time left to `search_deadline` and the root budget,
+/// searched on the rayon pool (never on an I/O thread) holding `permit` until the search
+/// ends; when the budget proves no path legal, [`quick_fallback`]'s turn. A search not
+/// finished at `deadline`, a panic or an engine failure is an `Err` with the reason for
+/// [`degrade`] (an overrunning search keeps its slot until it ends, so overruns cannot pile
+/// up).
+async fn think_until(
+    app: &Arc<App>,
+    d: &Decision,
+    permit: OwnedSemaphorePermit,
+    search_deadline: Instant,
+    deadline: Instant,
+    fields: &mut LogFields,
+) -> Result<Bounded, (&'static str, Option<String>)> {
+    let bot = app.bot.clone();
+    let pos = d.pos;
+    let mut rng = decision_rng(d);
+    let think_time = search_deadline.saturating_duration_since(Instant::now());
     let job = move || {
         let _permit = permit;
         let t0 = Instant::now();
@@ -367,7 +409,7 @@ async fn think(
             &pos,
             &mut Turn {
                 rng: &mut rng,
-                deadline: Some(deadline),
+                deadline: Some(search_deadline),
             },
             &mut budget,
         );
@@ -377,21 +419,17 @@ async fn think(
         };
         (r, t0.elapsed())
     };
-    // Off the I/O threads: the search runs on the rayon pool; the answer comes back over a
-    // channel, and a search that overruns its deadline is answered 504 (it keeps its
-    // permit until it ends, so overruns cannot pile up).
     let (tx, rx) = tokio::sync::oneshot::channel();
     app.pool.spawn(move || {
         let _ = tx.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)));
     });
-    let (result, elapsed) =
-        match tokio::time::timeout_at((deadline + OVERRUN_GRACE).into(), rx).await {
-            Err(_) => return Err(Rejection::Deadline),
-            Ok(Ok(Ok(x))) => x,
-            Ok(_) => return Err(Rejection::Strategy("the engine panicked".into())),
-        };
+    let (result, elapsed) = match tokio::time::timeout_at(deadline.into(), rx).await {
+        Err(_) => return Err((degraded::OVERRAN, None)),
+        Ok(Ok(Ok(x))) => x,
+        Ok(_) => return Err((degraded::FAILED, Some("the engine panicked".to_owned()))),
+    };
     fields.think_ms = Some(elapsed.as_secs_f64() * 1e3);
-    result.map_err(|e| Rejection::Strategy(e.to_string()))
+    result.map_err(|e| (degraded::FAILED, Some(e.to_string())))
 }
 
 /// Settle: the answer from the search's result — its path, unless the server sent a
@@ -406,7 +444,7 @@ fn settle(
 ) -> Result<Answer, Rejection> {
     let state = &d.env.state;
     if let Bounded::Fallback { .. } = bounded {
-        fields.fallback = Some("root-over-budget");
+        fields.fallback.get_or_insert("root-over-budget");
     }
     let chosen: Vec<String> = bounded
         .choice()
@@ -416,7 +454,7 @@ fn settle(
     let moves = match &state.legal_moves {
         Some(t) if !t.has_path(&chosen) => {
             // The server's tree is authoritative: never answer outside it.
-            fields.fallback = Some("choice-not-in-legalMoves");
+            fields.fallback.get_or_insert("choice-not-in-legalMoves");
             t.first_path()
         }
         _ => chosen,

@@ -41,10 +41,31 @@ pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// A client must send its whole body within this time after its headers.
 pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Deliveries waiting for a search slot by default (more: 503 `capacity_exceeded`). Each
-/// holds at most one body and its parsed state, so 128 bound that to about 32 MiB; the
-/// wait itself never outlasts the delivery's deadline.
-pub const DEFAULT_MAX_QUEUE: usize = 128;
+/// The most CPU one fast-path answer costs, ms: `benches/root_budget.rs` `fast_path`
+/// measured `best`'s pre-ranked pick at 0.15–0.36 ms on rolled middlegames, 1.0 ms on
+/// Kiwipete BNQ and 2.4 ms on the nine queens (its root over budget), one core.
+pub const FAST_PATH_MS: u64 = 3;
+
+/// Deliveries waiting for a search slot by default (more: 503 `capacity_exceeded`), from the
+/// cores and the think budget.
+///
+/// A waiting turn never outlasts its deadline: without a slot in time it is answered by the
+/// fast path, which every admitted turn starts computing on arrival. So the queue bounds
+/// that work: the fast paths of a full queue, `max_queue × FAST_PATH_MS`, must fit in a
+/// quarter of the cores' time over one think budget (the rest is the searches'):
+///
+/// ```text
+/// max_queue = cores × max_think_ms / (4 × FAST_PATH_MS), at least cores, at most max_connections
+/// ```
+///
+/// 2 cores at 1,500 ms: 250; at 5,000 ms: 833, so the 256 connections bound it (a waiting
+/// delivery holds one connection and at most [`MAX_BODY_BYTES`] of body: 32 MiB in all).
+pub fn default_max_queue(cores: usize, max_think_ms: u64, max_connections: usize) -> usize {
+    let by_cpu = (cores as u64).saturating_mul(max_think_ms) / (4 * FAST_PATH_MS);
+    usize::try_from(by_cpu)
+        .unwrap_or(usize::MAX)
+        .clamp(cores.min(max_connections), max_connections)
+}
 
 /// Connections served at once by default; later ones wait in the kernel's accept queue.
 /// Each costs at most [`MAX_BODY_BYTES`] of buffered body, so 256 bound that to 32 MiB.
@@ -76,6 +97,16 @@ pub async fn read_body(headers: &HeaderMap, body: Body) -> Result<Bytes, Rejecti
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_queue_follows_the_cores_and_the_budget() {
+        assert_eq!(default_max_queue(2, 1500, 256), 250);
+        assert_eq!(default_max_queue(2, 5000, 256), 256);
+        assert_eq!(default_max_queue(8, 20, 256), 13);
+        // Never fewer places than search slots, never more than connections.
+        assert_eq!(default_max_queue(4, 1, 256), 4);
+        assert_eq!(default_max_queue(4, 1, 2), 2);
+    }
 
     #[tokio::test]
     async fn bodies_are_read_up_to_the_limit() {

@@ -14,6 +14,8 @@ pub(super) struct LogFields {
     pub(super) think_ms: Option<f64>,
     pub(super) budget_ms: Option<u64>,
     pub(super) fallback: Option<&'static str>,
+    /// Why a turn was degraded to the fast path, when there is more to say than `fallback`.
+    pub(super) detail: Option<String>,
 }
 
 impl LogFields {

@@ -6,7 +6,8 @@
 //! off before authentication (`limits.rs`, `listener.rs`): header and body read timeouts, a
 //! connection cap, and no body buffered past [`MAX_BODY_BYTES`]. Searches run on a
 //! rayon pool, never on the I/O threads, at most [`ServeConfig::max_concurrent`] at once,
-//! with at most [`ServeConfig::max_queue`] waiting, each wait bounded by its own deadline.
+//! with at most [`ServeConfig::max_queue`] waiting, each wait bounded by its own deadline:
+//! an admitted turn is answered in time, by the search or by the bot's fast path.
 //!
 //! The app: its settings (`config.rs`), the state its routes share (`state.rs`), the routes
 //! (`routes.rs`: read, authenticate, dispatch, log through `log.rs`), the answers
@@ -33,7 +34,7 @@ pub use auth::{
 pub use client::{ClientError, WebhookBot, MAX_ANSWER_BYTES};
 pub use config::ServeConfig;
 pub use limits::{
-    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_QUEUE, MAX_BODY_BYTES, MAX_INLINE_TREE_BYTES,
-    MAX_LEGACY_NONCE_BYTES,
+    default_max_queue, DEFAULT_MAX_CONNECTIONS, FAST_PATH_MS, MAX_BODY_BYTES,
+    MAX_INLINE_TREE_BYTES, MAX_LEGACY_NONCE_BYTES,
 };
 pub use server::{router, spawn, ServeError, ServerHandle};

@@ -40,9 +40,6 @@ pub enum Rejection {
     /// The wait queue or the duplicate cache is full (503).
     #[error("capacity exceeded: {0}")]
     Capacity(&'static str),
-    /// The think budget ran out before an answer (504).
-    #[error("deadline exceeded")]
-    Deadline,
     /// The engine failed or panicked (500).
     #[error("strategy failed: {0}")]
     Strategy(String),
@@ -106,7 +103,6 @@ impl Rejection {
             Rejection::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Rejection::StaleContext => StatusCode::CONFLICT,
             Rejection::Capacity(_) => StatusCode::SERVICE_UNAVAILABLE,
-            Rejection::Deadline => StatusCode::GATEWAY_TIMEOUT,
             Rejection::Strategy(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -123,7 +119,6 @@ impl Rejection {
             Rejection::Unauthorized(_) => "unauthorized",
             Rejection::StaleContext => "stale_context",
             Rejection::Capacity(_) => "capacity_exceeded",
-            Rejection::Deadline => "deadline_exceeded",
             Rejection::Strategy(_) => "strategy_failed",
         }
     }
@@ -177,7 +172,6 @@ mod tests {
             ),
             (Rejection::StaleContext, 409, "stale_context"),
             (Rejection::Capacity("queue"), 503, "capacity_exceeded"),
-            (Rejection::Deadline, 504, "deadline_exceeded"),
             (Rejection::Strategy("x".into()), 500, "strategy_failed"),
         ];
         for (r, status, code) in table {

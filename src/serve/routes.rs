@@ -36,7 +36,7 @@ pub(super) async fn webhook(State(app): State<Arc<App>>, req: Request) -> Respon
         Ok(bytes) => {
             let mut r = json_response(StatusCode::OK, &serde_json::Value::Null);
             *r.body_mut() = Body::from(bytes.as_ref().clone());
-            (r, 200, None)
+            (r, 200, fields.detail.take())
         }
         Err(rejection) => {
             use axum::response::IntoResponse;
