@@ -1,9 +1,11 @@
 //! Games between bots: the game loop and its record (the community's game-history shape),
-//! self-play data generation, the arena and record replay.
+//! self-play data generation, the arena and record replay (ours and the play server's
+//! game history).
 
 mod arena;
 mod clock;
 mod game;
+mod history;
 mod record;
 mod replay;
 mod sprt;
@@ -15,6 +17,7 @@ pub use arena::{
 };
 pub use clock::{GameClock, TimeControl, TimeControlError, CLOCK_OVERHEAD_MS};
 pub use game::{game_seed, play, play_game, Ending, GameLimits, PlayedGame};
+pub use history::{validate_history_json, ServerHistory, ServerTermination, ServerTurn};
 pub use record::{GameRecord, Termination, TurnRecord};
 pub use replay::{validate_record, validate_record_line, ReplayError, ReplaySummary};
 // `sprt::decide` and `sprt::score` are re-exported under descriptive names: at this level

@@ -177,7 +177,7 @@ pub fn validate_record(record: &GameRecord) -> Result<ReplaySummary, ReplayError
 /// Check turn `t`, the `expected_number`-th, against the rules from `pos` (`ended`: how
 /// and when the game already ended, if it did); returns the position after it and whether
 /// it captured a king.
-fn replay_turn(
+pub(super) fn replay_turn(
     id: &str,
     pos: &Position,
     t: &TurnRecord,
