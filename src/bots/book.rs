@@ -143,6 +143,10 @@ impl Bot for OpeningBookBot {
         }
     }
 
+    fn warm_up(&self) {
+        self.inner.warm_up();
+    }
+
     fn fast_choice(
         &self,
         pos: &Position,

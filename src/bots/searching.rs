@@ -81,6 +81,15 @@ impl Bot for ExpectimaxBot {
         })
     }
 
+    /// Clears (so writes every page of) the searchers' tables.
+    fn warm_up(&self) {
+        for search in std::iter::once(&self.search).chain(self.deeper.as_ref()) {
+            if let Some(table) = search.table() {
+                table.clear();
+            }
+        }
+    }
+
     fn policy(&self) -> DrawDoublePolicy {
         DrawDoublePolicy::Aggressive
     }

@@ -276,7 +276,7 @@ mod degraded {
 /// deadline — `started` plus the think budget (the clocks' share, at most `max_think_ms`) —
 /// by the search when a slot comes in time and the search finishes, else by the fast path
 /// ([`crate::bots::fast_bounded`]: the bot's pre-ranked pick, a book or forced turn), which
-/// starts at admission on the blocking pool so that it is ready when needed. An empty
+/// starts at admission on its own pool so that it is ready when needed. An empty
 /// `legalMoves` tree is answered at once with no moves (the server auto-passes it).
 async fn your_turn(
     app: &Arc<App>,
@@ -315,10 +315,10 @@ async fn your_turn(
         .checked_sub(MIN_SEARCH.min(think / 2))
         .unwrap_or(started);
     let acquire = app.searches.clone().acquire_owned();
+    // No slot in time, or none ever (the slots close on shutdown): the fast path answers.
     let permit = match tokio::time::timeout_at(last_start.into(), acquire).await {
         Ok(Ok(p)) => Some(p),
-        Ok(Err(_)) => return Err(Rejection::Capacity("shutting down")),
-        Err(_) => None,
+        Ok(Err(_)) | Err(_) => None,
     };
     drop(waiting);
     let Some(permit) = permit.filter(|_| Instant::now() < last_start) else {
@@ -333,23 +333,28 @@ async fn your_turn(
     }
 }
 
-/// The fast path's turn, computed on the blocking pool (never on an I/O thread nor in the
-/// search pool's slots): [`fast_bounded`] under [`FAST_ROOT_UNITS`], and when even that
-/// proves no path legal, [`quick_fallback`].
-fn fast_path(
-    app: &Arc<App>,
-    d: &Decision,
-) -> tokio::task::JoinHandle<Result<Bounded, EngineFailure>> {
+/// A fast path's turn on its way: its answer, or the panic that stopped it.
+type FastTurn = tokio::sync::oneshot::Receiver<std::thread::Result<Result<Bounded, EngineFailure>>>;
+
+/// The fast path's turn, computed on the fast-path pool (never in a search slot nor on an
+/// I/O thread): [`fast_bounded`] under [`FAST_ROOT_UNITS`], and when even that proves no
+/// path legal, [`quick_fallback`].
+fn fast_path(app: &Arc<App>, d: &Decision) -> FastTurn {
     let bot = app.bot.clone();
     let pos = d.pos;
     let mut rng = decision_rng(d);
-    tokio::task::spawn_blocking(move || {
+    let job = move || {
         let mut budget = Budget::new(FAST_ROOT_UNITS);
         match fast_bounded(bot.as_ref(), &pos, &mut rng, &mut budget) {
             Err(BoundedError::NoSurePath { .. }) => quick_fallback(&pos),
             other => other.map_err(EngineFailure::from),
         }
-    })
+    };
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.fast_pool.spawn(move || {
+        let _ = tx.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)));
+    });
+    rx
 }
 
 /// Answer from the fast path for `reason` (logged, with `detail`); only when the fast path
@@ -358,7 +363,7 @@ fn fast_path(
 async fn degrade(
     app: &App,
     d: &Decision,
-    fast: tokio::task::JoinHandle<Result<Bounded, EngineFailure>>,
+    fast: FastTurn,
     reason: &'static str,
     detail: Option<String>,
     fields: &mut LogFields,
@@ -366,9 +371,9 @@ async fn degrade(
     fields.fallback = Some(reason);
     fields.detail = detail;
     let failure = match fast.await {
-        Ok(Ok(bounded)) => return settle(app, d, &bounded, fields),
-        Ok(Err(e)) => e.to_string(),
-        Err(e) => format!("the fast path panicked: {e}"),
+        Ok(Ok(Ok(bounded))) => return settle(app, d, &bounded, fields),
+        Ok(Ok(Err(e))) => e.to_string(),
+        Ok(Err(_)) | Err(_) => "the fast path panicked".to_owned(),
     };
     match &d.env.state.legal_moves {
         Some(t) => {

@@ -1,4 +1,4 @@
-//! The state the routes share: the bot, its search pool and slots, the wait count, the
+//! The state the routes share: the bot, its search and fast-path pools, its slots, the wait count, the
 //! duplicate cache and the settings.
 
 use super::config::ServeConfig;
@@ -13,6 +13,8 @@ pub(super) struct App {
     pub(super) bot: Arc<dyn Bot>,
     pub(super) bot_id: String,
     pub(super) pool: rayon::ThreadPool,
+    /// Where the fast paths run (as many threads as `pool`).
+    pub(super) fast_pool: rayon::ThreadPool,
     pub(super) searches: Arc<Semaphore>,
     pub(super) waiting: AtomicUsize,
     pub(super) dedup: Dedup,
