@@ -314,9 +314,38 @@ impl PartsDir {
         Ok(rows)
     }
 
-    /// Remove the folder and everything in it (after a successful merge).
+    /// Remove the folder and everything in it (after a successful merge): the parts and
+    /// checksums first, `run.json` last, then the folder.
+    ///
+    /// Why the order: a run killed while removing must leave a folder a rerun can read.
+    /// `remove_dir_all` goes in directory order, which on ext4 is a hash order (run.json came
+    /// 22nd of a 51-entry folder); killed after it but before the parts, the folder held parts
+    /// without a record, which the rerun refuses ("it has parts but no readable run.json").
+    /// Removed last, a killed removal leaves a record with fewer parts: the rerun resumes and
+    /// writes the same bytes.
     pub fn remove(self) -> Result<(), OutputError> {
+        let record = record_path(&self.dir);
+        for entry in std::fs::read_dir(&self.dir).map_err(OutputError::io(&self.dir))? {
+            let path = entry.map_err(OutputError::io(&self.dir))?.path();
+            if path != record {
+                remove_entry(&path)?;
+            }
+        }
+        remove_entry(&record)?;
         std::fs::remove_dir_all(&self.dir).map_err(OutputError::io(&self.dir))
+    }
+}
+
+/// Remove a file or folder of a parts folder; one already gone is fine.
+fn remove_entry(path: &Path) -> Result<(), OutputError> {
+    let gone = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => std::fs::remove_dir_all(path),
+        Ok(_) => std::fs::remove_file(path),
+        Err(e) => Err(e),
+    };
+    match gone {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(OutputError::io(path)(e)),
+        _ => Ok(()),
     }
 }
 

@@ -116,6 +116,10 @@ impl SelfPlayError {
     /// merge) rather than failing while it ran: the command line's exit status 2, Python's
     /// `ValueError`.
     pub fn is_refusal(&self) -> bool {
+        if let SelfPlayError::ShardCopy { error, .. } = self {
+            // A full disk while copying is the output's failure, not the input's.
+            return error.is_refusal();
+        }
         !matches!(
             self,
             SelfPlayError::Io { .. }

@@ -14,7 +14,11 @@ use std::path::{Path, PathBuf};
 /// `out`, which must not hold a run yet; returns the merged manifest (also written to
 /// `out`). Refusals (a folder without manifest, runs that differ, a shard held twice, a
 /// digest mismatch, `out` locked or holding a run) are refusals
-/// ([`SelfPlayError::is_refusal`]); I/O failures on `out` are [`SelfPlayError::Io`].
+/// ([`SelfPlayError::is_refusal`]); I/O failures on `out` are [`SelfPlayError::Io`], or,
+/// for a shard's copy, a [`SelfPlayError::ShardCopy`] holding
+/// [`ManifestError::Write`](super::ManifestError::Write) (not a refusal either). The
+/// manifest is written last: until it is there, `out` holds no run, and rerunning the same
+/// merge (after space is freed, say) copies every shard again.
 pub fn merge_runs(dirs: &[PathBuf], out: &Path) -> Result<RunManifest, SelfPlayError> {
     let mut parts = Vec::new();
     for d in dirs {
@@ -40,6 +44,9 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path) -> Result<RunManifest, SelfPlayE
                 })?;
         }
     }
-    merged.write(out).map_err(SelfPlayError::io(out))?;
+    // The error names the manifest itself, not the folder (a full disk, say).
+    merged
+        .write(out)
+        .map_err(SelfPlayError::io(&RunManifest::path(out)))?;
     Ok(merged)
 }

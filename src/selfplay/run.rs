@@ -38,7 +38,9 @@ pub fn run_selfplay(
     let _lock = crate::files::lock_dir(out)?;
     let mut summary = SelfPlaySummary::default();
     let mut manifest = resume(cfg, &mut summary)?;
-    manifest.write(out).map_err(SelfPlayError::io(out))?;
+    manifest
+        .write(out)
+        .map_err(SelfPlayError::io(&RunManifest::path(out)))?;
 
     let done_shards: std::collections::BTreeSet<u64> =
         manifest.shards.iter().map(|s| s.index).collect();

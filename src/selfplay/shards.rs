@@ -135,6 +135,23 @@ pub enum ManifestError {
     /// No folders given.
     #[error("nothing to merge")]
     Empty,
+    /// Writing the copy of a listed file failed (a full disk, say): the output's failure,
+    /// not a refusal of the manifest.
+    #[error("{path}: {source}")]
+    Write {
+        /// The file being written.
+        path: PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+}
+
+impl ManifestError {
+    /// Whether this refuses what was read (a manifest, a listed file) rather than reporting
+    /// a failure to write the output ([`ManifestError::Write`]).
+    pub fn is_refusal(&self) -> bool {
+        !matches!(self, ManifestError::Write { .. })
+    }
 }
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ManifestError + '_ {
@@ -371,20 +388,35 @@ impl ShardEntry {
     }
 
     /// Copy the shard's files from `from` into `to`, hashing the very bytes copied: each file
-    /// is written to a temporary name and renamed into place only when its digest matches.
+    /// is written to a temporary name and renamed into place only when its digest matches. A
+    /// failed write (a full disk) is [`ManifestError::Write`], naming the copy, and leaves no
+    /// file under the copy's name.
     #[cfg(feature = "files")]
     pub fn copy_verified(&self, from: &Path, to: &Path) -> Result<(), ManifestError> {
         use std::io::Write;
         for (name, want) in &self.files {
             let (src, dst) = (from.join(name), to.join(name));
             let mut input = open_regular(&src)?;
-            let mut out = crate::files::AtomicFile::create(&dst).map_err(io_error(&dst))?;
-            let got = sha256_stream(&mut input, |b| out.writer().write_all(b))
-                .map_err(|source| ManifestError::Io {
+            let write = |source| ManifestError::Write {
+                path: dst.clone(),
+                source,
+            };
+            let mut out = crate::files::AtomicFile::create(&dst).map_err(write)?;
+            // Which side failed: a read names the source, a write (a full disk) the copy.
+            let mut write_failed = false;
+            let got = sha256_stream(&mut input, |b| {
+                out.writer()
+                    .write_all(b)
+                    .inspect_err(|_| write_failed = true)
+            })
+            .map_err(|source| match write_failed {
+                true => write(source),
+                false => ManifestError::Io {
                     path: src.clone(),
                     source,
-                })?
-                .1;
+                },
+            })?
+            .1;
             if &got != want {
                 // Dropping `out` removes the temporary file.
                 return Err(ManifestError::Digest {
@@ -393,7 +425,7 @@ impl ShardEntry {
                     actual: got,
                 });
             }
-            out.commit().map_err(io_error(&dst))?;
+            out.commit().map_err(write)?;
         }
         Ok(())
     }

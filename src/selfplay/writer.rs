@@ -78,6 +78,8 @@ impl Writer<'_> {
             counts,
             files,
         });
-        self.manifest.write(out).map_err(SelfPlayError::io(out))
+        self.manifest
+            .write(out)
+            .map_err(SelfPlayError::io(&RunManifest::path(out)))
     }
 }
