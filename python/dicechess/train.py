@@ -23,7 +23,12 @@ The package (docs/model-packages.md) is ``model.onnx`` (weights inside the file)
 ``manifest.json`` (1.1.0, the role, ``side-to-move``, the real SHA-256 of ``model.onnx``, the
 schema and its width) and ``train-report.json`` (data size, losses per epoch, the baseline
 loss of always predicting the mean). It is written to a temporary folder beside ``--out``
-and renamed into place, so a package is either complete or absent.
+(each file synced) and renamed into place, so a package is either complete or absent; an
+older package under ``--out`` is swapped out in one atomic step (Linux ``renameat2``), so
+a killed run leaves the old package or the new one there, never neither. A failed write (a
+full disk) exits with status 1 and ``error: <file>: <cause>``, leaving no temporary behind.
+The package depends only on the shards' contents and the arguments: the same seed gives the
+same bytes, wherever the ``--data`` folders are (docs/faults.md).
 
 Needs ``pyarrow`` and ``onnx`` besides numpy (``pip install ./python[train]``).
 """
@@ -31,6 +36,8 @@ Needs ``pyarrow`` and ``onnx`` besides numpy (``pip install ./python[train]``).
 from __future__ import annotations
 
 import argparse
+import ctypes
+import errno
 import hashlib
 import json
 import os
@@ -50,6 +57,11 @@ IR_VERSION = 8
 
 class TrainError(Exception):
     """Input the trainer refuses (no shards, mixed schemas, bad labels)."""
+
+
+class PackageWriteError(Exception):
+    """Writing the package failed (a full disk, say); the message names the package's file
+    and the operating system's cause."""
 
 
 #: Label kinds a value target can come from, and whether the label is the previous mover's
@@ -117,28 +129,38 @@ def load_labels(paths: Sequence[str]) -> Tuple[str, str, Dict[str, float]]:
 
 def shard_files(dirs: Sequence[str]) -> List[Path]:
     """Every ``*.rows.parquet`` below the folders, sorted (so runs are reproducible)."""
-    files: List[Path] = []
-    for d in dirs:
+    return [f for _, f in _shards_by_folder(dirs)]
+
+
+def _shards_by_folder(dirs: Sequence[str]) -> List[Tuple[str, Path]]:
+    """Every ``*.rows.parquet`` below the folders, sorted, each with the name its games go
+    by: the ``--data`` folder's position and the shard's folder relative to it (``0:.``),
+    not the path the folder was given as."""
+    files: List[Tuple[str, Path]] = []
+    for i, d in enumerate(dirs):
         p = Path(d)
         if not p.is_dir():
             raise TrainError(f"--data {d}: not a folder")
-        files.extend(sorted(p.rglob("*.rows.parquet")))
+        for f in sorted(p.rglob("*.rows.parquet")):
+            files.append((f"{i}:{f.parent.relative_to(p).as_posix()}", f))
     if not files:
         raise TrainError(f"no *.rows.parquet shards under {', '.join(dirs)}")
     return files
 
 
 def load_rows(
-    files: Sequence[Path],
+    files: Sequence[Path] | Sequence[Tuple[str, Path]],
 ) -> Tuple[str, List[str], np.ndarray, np.ndarray, np.ndarray, List[str]]:
     """(schema id, feature columns, features [n, w] float32, results [n], game ids [n],
-    FENs [n])."""
+    FENs [n]). ``files`` are paths, or (folder name, path) pairs: a game is named by its
+    folder's name and its ``game_id``."""
     import pyarrow.parquet as pq
 
     schema_id = None
     columns: List[str] = []
     xs, ys, games, fens = [], [], [], []
-    for f in files:
+    for item in files:
+        folder, f = item if isinstance(item, tuple) else (str(item.parent), item)
         table = pq.read_table(f)
         meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
         if meta.get("dicechess_training_schema") not in ("v0", "v0-enriched"):
@@ -162,7 +184,11 @@ def load_rows(
             raise TrainError(f"{f}: non-finite feature values")
         xs.append(x)
         ys.append(y)
-        games.append(np.asarray([f"{f.parent}/{g}" for g in table.column("game_id").to_pylist()]))
+        # Why not the shard's path: it named the games, so the holdout split (a shuffle of
+        # the sorted names) changed with where the folders lay (measured: the same two
+        # shard folders given as /x/run /x/run2 and as /y/b /y/a trained two different
+        # model.onnx files).
+        games.append(np.asarray([f"{folder}/{g}" for g in table.column("game_id").to_pylist()]))
         fens.extend(table.column("fen").to_pylist())
     return schema_id, columns, np.concatenate(xs), np.concatenate(ys), np.concatenate(games), fens
 
@@ -255,6 +281,11 @@ class Mlp:
 
 
 def export_onnx(mlp: Mlp, mean: np.ndarray, std: np.ndarray, path: Path, model_id: str) -> None:
+    """Write :func:`onnx_bytes` to ``path``."""
+    path.write_bytes(onnx_bytes(mlp, mean, std, model_id))
+
+
+def onnx_bytes(mlp: Mlp, mean: np.ndarray, std: np.ndarray, model_id: str) -> bytes:
     """The network as an ONNX graph ``input [N, w] → output [N, 1]``, standardisation folded
     into the first layer: ``((x − μ)/σ) W + b = x (W/σ) + (b − (μ/σ) W)``."""
     import onnx
@@ -290,7 +321,7 @@ def export_onnx(mlp: Mlp, mean: np.ndarray, std: np.ndarray, path: Path, model_i
     )
     model.ir_version = IR_VERSION
     onnx.checker.check_model(model)
-    path.write_bytes(model.SerializeToString())
+    return model.SerializeToString()
 
 
 def train(args: argparse.Namespace) -> dict:
@@ -302,7 +333,7 @@ def train(args: argparse.Namespace) -> dict:
     if not 0.0 < args.holdout < 1.0:
         raise TrainError("--holdout must be in (0, 1)")
     rng = np.random.default_rng(args.seed)
-    files = shard_files(args.data)
+    files = _shards_by_folder(args.data)
     schema_id, columns, x, results, games, fens = load_rows(files)
     y, target = targets(args, results, fens)
     hold = split_games(games, args.holdout, rng)
@@ -352,46 +383,123 @@ def train(args: argparse.Namespace) -> dict:
 
 
 def write_package(args, mlp, mean, std, schema_id, columns, report) -> None:
-    """The package into a temporary folder beside ``--out``, then renamed over it."""
+    """The package into a temporary folder beside ``--out``, then renamed over it.
+
+    Raises :class:`PackageWriteError` naming the file when the operating system refuses a
+    write (the temporary folder is removed, an older package is left as it was)."""
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
     model_id = args.model_id or out.name
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    model = onnx_bytes(mlp, mean, std, model_id)
+    manifest = {
+        "manifestVersion": "1.1.0",
+        "modelId": model_id,
+        "modelSha256": hashlib.sha256(model).hexdigest(),
+        "modelRole": args.role,
+        "featureSchema": schema_id,
+        "featureCount": len(columns),
+        "inputName": "input",
+        "outputName": "output",
+        "perspective": "side-to-move",
+        "engineCompatibility": ENGINE_COMPATIBILITY,
+        "provenance": {
+            "trainer": "dicechess.train",
+            "games": report["games"],
+            "rows": report["rows_train"] + report["rows_holdout"],
+            "holdoutLoss": report["holdout_loss"],
+            "target": report["target"],
+        },
+    }
+    files = {
+        "model.onnx": model,
+        "manifest.json": (json.dumps(manifest, indent=2) + "\n").encode(),
+        "train-report.json": (json.dumps(report, indent=2) + "\n").encode(),
+    }
     try:
-        export_onnx(mlp, mean, std, tmp / "model.onnx", model_id)
-        digest = hashlib.sha256((tmp / "model.onnx").read_bytes()).hexdigest()
-        manifest = {
-            "manifestVersion": "1.1.0",
-            "modelId": model_id,
-            "modelSha256": digest,
-            "modelRole": args.role,
-            "featureSchema": schema_id,
-            "featureCount": len(columns),
-            "inputName": "input",
-            "outputName": "output",
-            "perspective": "side-to-move",
-            "engineCompatibility": ENGINE_COMPATIBILITY,
-            "provenance": {
-                "trainer": "dicechess.train",
-                "games": report["games"],
-                "rows": report["rows_train"] + report["rows_holdout"],
-                "holdoutLoss": report["holdout_loss"],
-                "target": report["target"],
-            },
-        }
-        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-        (tmp / "train-report.json").write_text(json.dumps(report, indent=2) + "\n")
-        if out.exists():
-            old = out.with_name(f".{out.name}.old")
-            shutil.rmtree(old, ignore_errors=True)
-            os.replace(out, old)
-            os.replace(tmp, out)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    except OSError as e:
+        raise PackageWriteError(f"{out}: {e.strerror or e} (creating its temporary folder)") from e
+    try:
+        for name, data in files.items():
+            try:
+                _write_synced(tmp / name, data)
+            except OSError as e:
+                raise PackageWriteError(f"{out / name}: {e.strerror or e} (writing {tmp / name})") from e
+        try:
+            _sync_dir(tmp)
+            _put_in_place(tmp, out)
+        except OSError as e:
+            raise PackageWriteError(f"{out}: {e.strerror or e} (renaming {tmp} into place)") from e
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    """Write ``data`` to the new file ``path`` and sync it, so a rename never publishes a
+    file whose bytes are not on the disk yet."""
+    with open(path, "xb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _sync_dir(path: Path) -> None:
+    """Sync a folder's entries (the names renamed into it), where the platform allows."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+#: ``renameat2``'s flag that swaps two existing paths, and the "current folder" descriptor.
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap the paths ``a`` and ``b`` in one atomic step (Linux ``renameat2`` with
+    ``RENAME_EXCHANGE``); False where the system or the file system cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    renameat2.restype = ctypes.c_int
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def _put_in_place(tmp: Path, out: Path) -> None:
+    """Rename the finished package folder ``tmp`` to ``out``.
+
+    Why the exchange: an older package is a folder, which a rename cannot replace; moved
+    aside first, a run killed between the two renames left no package under ``out`` (the
+    old one hidden as ``.<name>.old``). Swapped in one step, ``out`` always holds a whole
+    package, and the old one, now in ``tmp``, is removed afterwards."""
+    if out.exists() and _exchange(tmp, out):
+        shutil.rmtree(tmp, ignore_errors=True)
+    elif out.exists():
+        old = out.with_name(f".{out.name}.old")
+        shutil.rmtree(old, ignore_errors=True)
+        os.replace(out, old)
+        os.replace(tmp, out)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(tmp, out)
+    _sync_dir(out.parent)
 
 
 def main(argv=None) -> int:
@@ -427,6 +535,9 @@ def main(argv=None) -> int:
     except TrainError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except PackageWriteError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     print(json.dumps({k: report[k] for k in ("games", "rows_train", "rows_holdout", "target", "best_epoch",
                                             "train_loss", "holdout_loss", "baseline_holdout_loss")}))
     return 0
