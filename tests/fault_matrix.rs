@@ -400,15 +400,16 @@ fn full_disk(name: &'static str) -> Vec<(u64, i32, String)> {
     let (want, _) = reference(&w, &d.join("reference"));
     // tmpfs counts whole pages. `eval` and `label` hold their parts (each with a checksum
     // file of one page) beside the merged output: they need up to about 4 times the
-    // output's pages.
+    // output's pages. Steps of at most half the output's pages: one of them falls in the
+    // merge, between all parts in and parts plus output.
     let pages_kib: u64 = want
         .files
         .values()
         .map(|b| b.len().div_ceil(4096) as u64 * 4)
         .sum();
-    let mut sizes: Vec<u64> = [1, 2, 3, 4, 6, 8, 10, 12, 16, 20, 24]
-        .iter()
-        .map(|q| (pages_kib * q / 4).div_ceil(4) * 4)
+    let quarters = (1..=12).chain((14..=24).step_by(2));
+    let mut sizes: Vec<u64> = quarters
+        .map(|q: u64| (pages_kib * q / 4).div_ceil(4) * 4)
         .collect();
     sizes.push(64 << 10);
     sizes.dedup();
