@@ -101,11 +101,12 @@ pub trait Bot: Send + Sync {
         })
     }
 
-    /// Touch the memory the bot's decisions will use (a searching bot's transposition
-    /// table), so that a long-running server pays its page faults and shows its resident size
-    /// at start instead of while it answers: `best`'s 48 MiB table, allocated zeroed and so
-    /// touched page by page as entries were stored, made `serve`'s RSS climb about 1 MiB a
-    /// minute through a 10-minute soak. The default does nothing.
+    /// Touch the memory the bot's decisions will use, in the current thread pool — a
+    /// searching bot's transposition table and its threads' search buffers — so that a
+    /// long-running server pays its page faults and shows its resident size at start instead
+    /// of while it answers (`best`'s 48 MiB table is allocated zeroed, so touched page by page
+    /// as entries are stored, and each thread's buffers grow to the largest node it has
+    /// searched). The default does nothing.
     fn warm_up(&self) {}
 
     /// Draw and doubling decisions (default: never offer, never accept a draw; take a double

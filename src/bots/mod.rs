@@ -28,4 +28,4 @@ pub use registry::{
     bot_by_id, is_registered, registry, BotBuildError, BotId, BotOptions, BEST_CANDIDATE_LIMIT,
     BOT_IDS,
 };
-pub use searching::{ExpectimaxBot, MonteCarloBot, DEEPEN_TIME_RATIO};
+pub use searching::{ExpectimaxBot, MonteCarloBot, DEEPEN_TIME_RATIO, WARM_UP_POSITION};

@@ -8,6 +8,7 @@ use crate::search::Expectimax;
 use crate::search::{equity, MonteCarloConfig};
 use dicechess_kernels::Color;
 use rand_core::Rng;
+use rand_xoshiro::rand_core::SeedableRng;
 
 /// Expectimax at depth 2 or 3 behind the [`Bot`] trait, deepening under a clock.
 pub struct ExpectimaxBot {
@@ -19,6 +20,12 @@ pub struct ExpectimaxBot {
     /// Its registry entry.
     pub info: BotInfo,
 }
+
+/// The position a searching bot's [`Bot::warm_up`] searches: Kiwipete rolled BNQ, 7,630
+/// turn paths and 20,989 distinct successors over the 56 rolls, among the richest
+/// middlegames, so that a server's buffers start near the size its games will need.
+pub const WARM_UP_POSITION: &str =
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 BNQ";
 
 /// How many times the finished shallow search's time must still be left on the clock for
 /// the deeper one to start. Depth 3 costs one depth-2 search per reply of every candidate
@@ -81,8 +88,14 @@ impl Bot for ExpectimaxBot {
         })
     }
 
-    /// Clears (so writes every page of) the searchers' tables.
+    /// Searches [`WARM_UP_POSITION`] once (so the threads of the current pool grow their
+    /// search buffers to a rich middlegame's size; at most a second), then clears (so writes
+    /// every page of) the searchers' tables.
     fn warm_up(&self) {
+        let pos = Position::from_dfen(WARM_UP_POSITION).expect("a valid DFEN");
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(0);
+        let deadline = web_time::Instant::now() + std::time::Duration::from_secs(1);
+        let _ = self.search.search(&pos, Some(deadline), &mut rng);
         for search in std::iter::once(&self.search).chain(self.deeper.as_ref()) {
             if let Some(table) = search.table() {
                 table.clear();

@@ -74,12 +74,13 @@ pub fn router(config: ServeConfig) -> Result<Router, ServeError> {
         return Err(ServeError::NoSearchSlots);
     }
     let bot: Arc<dyn Bot> = Arc::from(bot_by_id(&config.bot, &config.bot_options)?);
-    // Resident from the start: RSS over a soak then stays flat (docs/webhook.md "Load").
-    bot.warm_up();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads.unwrap_or(0))
         .thread_name(|i| format!("dicechess-search-{i}"))
         .build()?;
+    // Resident from the start, in the search threads' buffers and the table, so that RSS
+    // over a soak stays flat (docs/webhook.md "Load").
+    pool.install(|| bot.warm_up());
     // The fast paths get threads of their own, as many as the searches, so that they are
     // ready while every search slot is busy; a fixed pool (not Tokio's blocking pool, which
     // starts and retires threads with the load) keeps their per-thread scratch bounded.
