@@ -56,7 +56,6 @@ for target in $targets; do
 done
 wait || true
 
-failed=()
 {
     echo "Campaign of $(date -u +%Y-%m-%d), ${seconds} s per target, ${jobs} at a time on $(nproc) cores:"
     echo
@@ -67,16 +66,17 @@ failed=()
         runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || echo 0)
         rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || echo 0)
         corpus=$(find "fuzz/corpus/$target" -type f | wc -l)
-        status=$(cat "$out/$target.status")
         crashes=0
-        if [[ "$status" != 0 ]]; then
-            crashes=1
-            failed+=("$target")
-        fi
+        [[ "$(cat "$out/$target.status")" == 0 ]] || crashes=1
         echo "| \`$target\` | $runs | $rate | $corpus | $crashes |"
     done
 } | tee "$out/last.md"
 
+# Outside the pipeline above (its block runs in a subshell).
+failed=()
+for target in $targets; do
+    [[ "$(cat "$out/$target.status")" == 0 ]] || failed+=("$target")
+done
 if ((${#failed[@]})); then
     echo "campaign: failing targets: ${failed[*]} (inputs in fuzz/artifacts/<target>/, logs in $out/)" >&2
     exit 1

@@ -607,3 +607,32 @@ fn empty_input_gives_empty_files_and_many_bad_lines_are_counted() {
     assert!(err.contains("1 rows written"), "{err}");
     assert!(err.contains("25 bad line(s) skipped"), "{err}");
 }
+
+/// A v0 shard with one footer byte changed (found by the `label_input` fuzz target): a column
+/// chunk at a negative offset. The Parquet library panicked on it; `eval` and `label` now
+/// refuse it naming the file and the row group.
+#[test]
+fn a_corrupt_parquet_footer_is_refused_naming_the_file() {
+    let input = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/input/corrupt-footer.parquet"
+    );
+    let dir = temp_dir("corrupt-footer");
+    for cmd in [
+        vec!["eval", input, "--features", "kcp-13"],
+        vec!["label", input, "--kind", "a1"],
+    ] {
+        let out = dir.join(format!("{}.parquet", cmd[0]));
+        let mut args = cmd.clone();
+        args.extend(["--out", out.to_str().unwrap()]);
+        let o = dicechess(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{cmd:?}: {err}");
+        assert!(
+            err.contains("corrupt-footer.parquet") && err.contains("a corrupt footer: row group"),
+            "{cmd:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(!out.exists(), "{cmd:?} wrote {}", out.display());
+    }
+}

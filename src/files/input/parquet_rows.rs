@@ -40,7 +40,43 @@ pub(super) fn open(
     })?;
     let size = file.metadata().ok().map(|m| m.len());
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(parquet_error(path))?;
+    check_chunk_ranges(builder.metadata(), size).map_err(|reason| InputError::Parquet {
+        path: path.to_owned(),
+        reason,
+    })?;
     Ok((builder, size))
+}
+
+/// Refuse a footer whose column chunks lie outside the file: the Parquet library asserts
+/// that their offsets and sizes are not negative and panicked on such a file (found by the
+/// `label_input` fuzz target: a v0 shard with one footer byte changed).
+fn check_chunk_ranges(
+    meta: &parquet::file::metadata::ParquetMetaData,
+    size: Option<u64>,
+) -> Result<(), String> {
+    for (r, group) in meta.row_groups().iter().enumerate() {
+        for (c, column) in group.columns().iter().enumerate() {
+            let start = column
+                .dictionary_page_offset()
+                .unwrap_or(column.data_page_offset());
+            let len = column.compressed_size();
+            let past_end = size.is_some_and(|n| {
+                u64::try_from(start)
+                    .ok()
+                    .zip(u64::try_from(len).ok())
+                    .is_some_and(|(s, l)| s.saturating_add(l) > n)
+            });
+            if start < 0 || len < 0 || past_end {
+                return Err(format!(
+                    "a corrupt footer: row group {r}, column {c} claims {len} bytes at offset \
+                     {start}{}",
+                    size.map(|n| format!(" of a {n}-byte file"))
+                        .unwrap_or_default()
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 impl ParquetRows {
