@@ -1,5 +1,7 @@
 //! Subcommands, one file each; this file holds the argument types and the error contract.
 
+#[cfg(feature = "serve")]
+mod allocator;
 mod arena;
 mod bestmove;
 mod bots;

@@ -90,6 +90,7 @@ fn secret(flag: Option<String>, var: &str) -> Option<Vec<u8>> {
 
 /// Serve until SIGTERM or Ctrl-C.
 pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
+    super::allocator::fix_mmap_threshold();
     let Some(active) = secret(args.secret, "DICECHESS_WEBHOOK_SECRET") else {
         return Err(CliError::Input(
             "a shared secret is needed: --secret or DICECHESS_WEBHOOK_SECRET".into(),
