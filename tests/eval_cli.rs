@@ -636,3 +636,33 @@ fn a_corrupt_parquet_footer_is_refused_naming_the_file() {
         assert!(!out.exists(), "{cmd:?} wrote {}", out.display());
     }
 }
+
+/// A v0 shard with a corrupt dictionary page (found by the `label_input` fuzz target): the
+/// Parquet library divides by zero decoding it. The reader turns that panic into this file's
+/// error; `eval` and `label` exit with it, naming the file, and write nothing.
+#[test]
+fn a_corrupt_parquet_page_is_an_error_not_a_crash() {
+    let input = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/input/corrupt-page.parquet"
+    );
+    let dir = temp_dir("corrupt-page");
+    for cmd in [
+        vec!["eval", input, "--features", "kcp-13"],
+        vec!["label", input, "--kind", "a1"],
+    ] {
+        let out = dir.join(format!("{}.parquet", cmd[0]));
+        let mut args = cmd.clone();
+        args.extend(["--out", out.to_str().unwrap()]);
+        let o = dicechess(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{cmd:?}: {err}");
+        assert!(
+            err.contains("error: ")
+                && err.contains("corrupt-page.parquet")
+                && err.contains("a corrupt page"),
+            "{cmd:?}: {err}"
+        );
+        assert!(!out.exists(), "{cmd:?} wrote {}", out.display());
+    }
+}

@@ -117,7 +117,22 @@ impl ParquetRows {
                     return Ok(Some(record(b, i, Location::Row(self.row))));
                 }
             }
-            match self.reader.next() {
+            // The Parquet library panics on some corrupt pages (a division by zero in its
+            // byte-array decoder, found by the `label_input` fuzz target): such a page is
+            // this file's error, never a crash of the run.
+            let next =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.reader.next()))
+                    .unwrap_or_else(|panic| {
+                        let why = panic
+                            .downcast_ref::<&str>()
+                            .map(|s| (*s).to_owned())
+                            .or_else(|| panic.downcast_ref::<String>().cloned())
+                            .unwrap_or_default();
+                        Some(Err(arrow_schema::ArrowError::ParquetError(format!(
+                            "a corrupt page: the Parquet reader failed ({why})"
+                        ))))
+                    });
+            match next {
                 None => return Ok(None),
                 Some(Ok(rb)) => {
                     self.batch = Some(rb);
