@@ -15,6 +15,7 @@
 //! # Ok::<(), dicechess::board::DfenError>(())
 //! ```
 
+pub mod analysis;
 pub mod batch;
 pub mod board;
 pub mod bots;

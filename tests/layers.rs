@@ -21,6 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["search"],
     &["bots"],
     &["pipeline", "selfplay", "serve"],
+    &["analysis"],
     &["cli"],
 ];
 

@@ -116,6 +116,12 @@ impl LeafBatch {
         (&self.columns, &mut self.values)
     }
 
+    /// The value column as the evaluator left it (one value per row, empty before a call):
+    /// for a wrapper that maps an inner evaluator's scores in place.
+    pub fn values_mut(&mut self) -> &mut [f32] {
+        &mut self.values
+    }
+
     /// The values of one segment's rows (empty before they are filled and for a king
     /// capture).
     pub fn values(&self, segment: &Segment) -> &[f32] {
