@@ -7,7 +7,7 @@
 //! probability `p` these reports use. So the thresholds here are half of GNU Backgammon's:
 //! errors 0.02, 0.04 and 0.08 of `p`, luck ±0.15 and ±0.3.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Error thresholds (in win probability): doubtful, bad, very bad.
 pub const ERROR_THRESHOLDS: [f64; 3] = [0.02, 0.04, 0.08];
@@ -16,7 +16,7 @@ pub const ERROR_THRESHOLDS: [f64; 3] = [0.02, 0.04, 0.08];
 pub const LUCK_THRESHOLDS: [f64; 2] = [0.15, 0.3];
 
 /// What a decision was.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum TurnClass {
     /// One turn only (or a pass): no decision, error 0 by definition.
@@ -70,7 +70,7 @@ impl TurnClass {
 }
 
 /// How lucky a roll was.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum LuckClass {
     /// At most −0.3.

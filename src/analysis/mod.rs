@@ -28,6 +28,7 @@
 mod analyzer;
 mod classify;
 mod game;
+mod html;
 mod leaf;
 mod report;
 mod turns;
@@ -35,6 +36,7 @@ mod turns;
 pub use analyzer::{AnalysisConfig, Analyzer, ANALYSIS_BOTS};
 pub use classify::{LuckClass, TurnClass, ERROR_THRESHOLDS, LUCK_THRESHOLDS};
 pub use game::Game;
+pub use html::report_html;
 pub use leaf::{logistic, ProbabilityLeaf, Scale, LOGISTIC_SCALE};
 pub use report::{white_view, GameAnalysis, PlayerSummary, TurnAnalysis, WorstTurn};
 pub use turns::RankedTurn;

@@ -2,10 +2,10 @@
 //! summary per player ([`PlayerSummary`]) and the game with both ([`GameAnalysis`]).
 
 use super::classify::{LuckClass, TurnClass};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One turn, analysed. Equities are the mover's win probability (0–1).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnAnalysis {
     /// The game's id.
@@ -52,7 +52,7 @@ pub struct TurnAnalysis {
 }
 
 /// One of a player's worst decisions.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WorstTurn {
     /// Its turn number.
@@ -64,7 +64,7 @@ pub struct WorstTurn {
 }
 
 /// One player's game in numbers.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlayerSummary {
     /// `w` or `b`.
@@ -97,7 +97,7 @@ pub struct PlayerSummary {
 }
 
 /// A game, analysed.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GameAnalysis {
     /// The game's id.
@@ -121,17 +121,13 @@ pub struct GameAnalysis {
 }
 
 impl GameAnalysis {
-    /// White's win probability after each turn (the played turn's equity in White's view),
-    /// preceded by the start (turn 1's `equityBefore` in White's view): the equity graph.
+    /// White's win probability after each turn (the played turn's equity at the analysis
+    /// depth, in White's view): the equity graph.
     pub fn white_equity_curve(&self) -> Vec<f64> {
-        let mut curve = Vec::with_capacity(self.turns.len() + 1);
-        if let Some(t) = self.turns.first() {
-            curve.push(white_view(&t.active_color, t.equity_before));
-        }
-        for t in &self.turns {
-            curve.push(white_view(&t.active_color, t.played_equity));
-        }
-        curve
+        self.turns
+            .iter()
+            .map(|t| white_view(&t.active_color, t.played_equity))
+            .collect()
     }
 }
 

@@ -2,6 +2,8 @@
 
 #[cfg(feature = "serve")]
 mod allocator;
+#[cfg(feature = "files")]
+mod analyze;
 mod arena;
 mod bestmove;
 mod bots;
@@ -63,6 +65,11 @@ enum Command {
     /// Colour-mirrored bot matches on shared dice seeds, with SPRT; `--gauntlet` for a table
     /// of every bot against one base bot.
     Arena(arena::Args),
+    /// Rate every turn of finished games (ours or the play server's) against the best turn
+    /// of its roll and every roll against the average roll: per-turn JSON lines, an HTML
+    /// report, per-player summaries; resumable, all cores.
+    #[cfg(feature = "files")]
+    Analyze(analyze::Args),
     /// Check game records (JSONL, `-` for stdin) turn by turn against the rules; exit status
     /// 1 when a game is invalid.
     Replay(replay::Args),
@@ -153,6 +160,8 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Equity(a) => equity::run(a, out)?,
         Command::Bots(a) => bots::run(a, out)?,
         Command::Arena(a) => arena::run(a, out)?,
+        #[cfg(feature = "files")]
+        Command::Analyze(a) => analyze::run(a, out)?,
         Command::Replay(a) => replay::run(a, out)?,
         #[cfg(feature = "files")]
         Command::Eval(a) => eval::run(a, out)?,

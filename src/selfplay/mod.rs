@@ -5,6 +5,7 @@
 mod arena;
 mod clock;
 mod game;
+mod game_texts;
 mod history;
 mod record;
 mod replay;
@@ -17,6 +18,7 @@ pub use arena::{
 };
 pub use clock::{GameClock, TimeControl, TimeControlError, CLOCK_OVERHEAD_MS};
 pub use game::{game_seed, play, play_game, Ending, GameLimits, PlayedGame};
+pub use game_texts::{game_texts, GameText, GameTextError, GameTexts};
 pub use history::{validate_history_json, ServerHistory, ServerTermination, ServerTurn};
 pub use record::{GameRecord, Termination, TurnRecord};
 pub use replay::{validate_record, validate_record_line, ReplayError, ReplaySummary};
