@@ -1,5 +1,5 @@
-"""Dice Chess engine for Python: exact rules, feature matrices, scores, probes, bots and
-self-play, on the Rust engine (``dicechess`` crate).
+"""Dice Chess engine for Python: exact rules, feature matrices, scores, probes, bots,
+self-play, labels and game analysis, on the Rust engine (``dicechess`` crate).
 
 Every batch call releases the GIL while the engine runs. Bad input raises ``ValueError``
 with the engine's message; failures that are not the caller's (I/O, a search error) raise
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from typing import Any, Callable, Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -32,6 +33,9 @@ __all__ = [
     "ROLLS",
     "label",
     "label_file",
+    "ANALYSIS_BOTS",
+    "analyze",
+    "analyze_many",
 ]
 
 #: The engine version written into every file (``engine_version``).
@@ -304,3 +308,111 @@ def label_file(
         )
     )
 
+
+
+#: The bots whose leaf evaluator :func:`analyze` can take (``best`` and ``best-v1``: the
+#: dice-aware evaluator, ``expectimax``: material).
+ANALYSIS_BOTS: Tuple[str, ...] = tuple(_native.ANALYSIS_BOTS)
+
+#: A game for :func:`analyze`: a ``games.jsonl`` record or a play-server history, as a dict
+#: (``json.loads`` of one) or as JSON text.
+GameLike = Union[Mapping, str, bytes, bytearray]
+
+
+def _json_default(o: Any) -> Any:
+    """numpy scalars and arrays (a game taken from a DataFrame) as plain JSON values."""
+    if isinstance(o, (np.generic, np.ndarray)):
+        return o.tolist()
+    raise TypeError(f"{type(o).__name__} is not JSON serializable")
+
+
+def _game_text(game: Any, name: str) -> str:
+    """One game as JSON text: a dict (any mapping) is serialised, text passes as is."""
+    if isinstance(game, str):
+        return game
+    if isinstance(game, (bytes, bytearray)):
+        return bytes(game).decode("utf-8")
+    if isinstance(game, Mapping):
+        return json.dumps(dict(game), default=_json_default, allow_nan=False)
+    raise TypeError(
+        f"{name}: expected a game as a dict or JSON text, found {type(game).__name__}"
+    )
+
+
+def _analyze(texts: list, bot: str, depth: int, time_ms: Optional[int],
+             threads: Optional[int], indexed: bool) -> list:
+    if not isinstance(bot, str):
+        raise TypeError(f"bot: expected a str, found {type(bot).__name__}")
+    out = _native.analyze_games(
+        texts,
+        bot,
+        _int("depth", depth, 255),
+        _int("time_ms", time_ms),
+        _int("threads", threads),
+        indexed,
+    )
+    return [json.loads(t) for t in out]
+
+
+def analyze(
+    game: GameLike,
+    *,
+    bot: str = "best",
+    depth: int = 2,
+    time_ms: Optional[int] = None,
+    threads: Optional[int] = None,
+) -> dict[str, Any]:
+    """Analyse one finished game as ``dicechess analyze`` does: every turn valued against the
+    best turn of its roll (its error) and every roll against the average roll (its luck).
+
+    ``game`` is one of our self-play records (a line of a run's ``shard-*.games.jsonl``; it
+    has ``limits``) or the play server's game history (``GET /games/{id}/history``), as a
+    dict or as JSON text. It is replayed against the rules first: a game that is not a valid
+    record or history raises ``ValueError`` naming the game id, the turn and the reason
+    (``game 3-0 turn 12: ...``), or the field a history lacks (``missing field `turns```).
+
+    ``bot`` picks the leaf evaluator (:data:`ANALYSIS_BOTS`). ``depth`` 1 values a turn by
+    its afterstate's leaf; 2 (the default, exact and the same on every machine) by every
+    opponent roll and the opponent's best reply to each. ``time_ms`` bounds the depth-2
+    valuation of a turn's candidates (best depth-1 first; the played turn is always valued),
+    which is faster but no longer reproducible. The GIL is released while the engine works
+    on a pool of ``threads`` (default: all cores).
+
+    Returns the analysis with the CLI's camelCase keys (its ``--json`` lines are the
+    ``turns``): ``gameId``, ``initialDfen``, ``result`` (White's view: 1, 0, -1; ``None``
+    when aborted), ``termination``, ``evaluator``, ``depth``, ``turns`` and the per-player
+    summaries ``white`` and ``black`` (``turns``, ``decisions``, ``totalError``,
+    ``meanError``, ``doubtful``, ``bad``, ``veryBad``, ``worst``, ``totalLuck``, ``result``,
+    ``luckAdjustedResult``). Each turn has ``gameId``, ``turnNumber``, ``activeColor``
+    (``w``/``b``), ``dice``, ``moves``, ``equityBefore``, ``equityAfterRoll``, ``luck``
+    (their difference), ``luckClass``, ``bestMoves``, ``bestEquity``, ``playedEquity``,
+    ``error`` (``bestEquity - playedEquity``, 0 for a forced turn), ``class`` (``forced``,
+    ``best``, ``good``, ``doubtful``, ``bad``, ``veryBad``), ``candidates``, ``valued``,
+    ``kingRisk``, ``bestKingRisk``, ``fenBefore`` and ``fenAfter``. Equities are the
+    mover's win probability (0-1). ``pandas.DataFrame(result["turns"])`` makes the turn
+    table.
+    """
+    return _analyze([_game_text(game, "game")], bot, depth, time_ms, threads, False)[0]
+
+
+def analyze_many(
+    games: Iterable[GameLike],
+    *,
+    bot: str = "best",
+    depth: int = 2,
+    time_ms: Optional[int] = None,
+    threads: Optional[int] = None,
+) -> list[dict[str, Any]]:
+    """:func:`analyze` for many games at once, in order, the games and their turns in
+    parallel on all cores (or ``threads``). Every game is read and replayed before any is
+    searched; the first bad one (in order) raises, its message led by ``games[i]: ``.
+
+    The games of a self-play run::
+
+        games = [json.loads(line) for line in open("selfplay-data/shard-00000.games.jsonl")]
+        analyses = dicechess.analyze_many(games, depth=1)
+    """
+    if isinstance(games, (str, bytes, bytearray, Mapping)):
+        raise TypeError("games must be a sequence of games, not one game")
+    texts = [_game_text(g, f"games[{i}]") for i, g in enumerate(games)]
+    return _analyze(texts, bot, depth, time_ms, threads, True)

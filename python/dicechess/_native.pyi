@@ -5,6 +5,7 @@ from typing import Any, Callable, List, Optional, Tuple
 ENGINE_VERSION: str
 SCHEMA_IDS: List[str]
 BOT_IDS: List[str]
+ANALYSIS_BOTS: List[str]
 
 def legal_turns(dfen: str) -> List[List[str]]: ...
 def feature_columns(schema: str) -> List[str]: ...
@@ -68,3 +69,11 @@ def label_file(
     restart: bool = False,
     slice: Optional[Tuple[int, int]] = None,
 ) -> str: ...
+def analyze_games(
+    games: List[str],
+    bot: str = "best",
+    depth: int = 2,
+    time_ms: Optional[int] = None,
+    threads: Optional[int] = None,
+    indexed: bool = False,
+) -> List[str]: ...

@@ -8,13 +8,14 @@
 
 use pyo3::prelude::*;
 
+mod analysis;
 mod errors;
 mod labels;
 mod play;
 mod positions;
 
-/// The module: positions (turns, features, scores, probes) and play (decisions, self-play,
-/// merging slices).
+/// The module: positions (turns, features, scores, probes), play (decisions, self-play,
+/// merging slices), labels and game analysis.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ENGINE_VERSION", dicechess::files::ENGINE_VERSION)?;
@@ -30,5 +31,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play::merge, m)?)?;
     m.add_function(wrap_pyfunction!(labels::label, m)?)?;
     m.add_function(wrap_pyfunction!(labels::label_file, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::analyze_games, m)?)?;
+    m.add("ANALYSIS_BOTS", dicechess::analysis::ANALYSIS_BOTS.to_vec())?;
     Ok(())
 }
