@@ -18,5 +18,7 @@ export const {
   canonicalDfen,
   positionKeys,
   perftSingleDie,
+  analyzeGame,
+  hint,
 } = engine;
 export default engine;

@@ -11,7 +11,8 @@ const BAD = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - 0 1 PNB';
 
 const names = [
   'getAvailableBots', 'getLegalUciMoves', 'getLegalTurns', 'getBestMove', 'applyMove', 'endTurn',
-  'getPlayableDice', 'estimateEquity', 'kingCaptureProbability', 'canonicalKey',
+  'getPlayableDice', 'estimateEquity', 'kingCaptureProbability', 'canonicalKey', 'analyzeGame',
+  'hint',
 ];
 
 test('require and import give the same functions', () => {
@@ -100,6 +101,7 @@ test('every DFEN argument: a bad one throws an Error naming the field, and the i
     () => engine.canonicalKey(BAD),
     () => engine.canonicalDfen(BAD),
     () => engine.positionKeys(BAD),
+    () => engine.hint(BAD, { depth: 1 }),
   ];
   for (const call of calls) {
     assert.throws(call, (e) => e instanceof Error && e.field === 'castling' && e.message.startsWith('castling: '), String(call));

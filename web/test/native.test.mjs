@@ -139,3 +139,29 @@ test('a bad DFEN gives the CLI message, naming the field', () => {
     );
   }
 });
+
+test('analyzeGame equals `dicechess analyze --json` on a bot game (exact depth 2)', async () => {
+  const { mkdtempSync, writeFileSync, readFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { botGame } = await import('./game.mjs');
+  const game = botGame(30, 'greedy', 'expectimax');
+  const dir = mkdtempSync(path.join(tmpdir(), 'dicechess-analyze-'));
+  try {
+    const file = path.join(dir, 'game.json');
+    writeFileSync(file, JSON.stringify(game));
+    cli('analyze', file, '--json', path.join(dir, 'turns.jsonl'), '--threads', '2');
+    const native = lines(readFileSync(path.join(dir, 'turns.jsonl'), 'utf8')).map((l) => JSON.parse(l));
+    const wasm = engine.analyzeGame(game).turns;
+    assert.equal(wasm.length, native.length);
+    wasm.forEach((w, i) => {
+      const n = native[i];
+      assert.deepEqual(Object.keys(w), Object.keys(n));
+      for (const [k, v] of Object.entries(n)) {
+        if (typeof v === 'number') assert.ok(Math.abs(w[k] - v) <= 1e-9, `turn ${i + 1} ${k}: ${w[k]} vs ${v}`);
+        else assert.deepEqual(w[k], v, `turn ${i + 1} ${k}`);
+      }
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

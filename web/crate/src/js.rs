@@ -69,6 +69,16 @@ impl Options {
         Ok((!v.is_undefined() && !v.is_null()).then_some(v))
     }
 
+    /// A function option (a callback).
+    pub(crate) fn function(&self, name: &str) -> Result<Option<js_sys::Function>, JsValue> {
+        self.get(name)?
+            .map(|v| {
+                v.dyn_into::<js_sys::Function>()
+                    .map_err(|_| field_error(name, &format!("{name}: expected a function")))
+            })
+            .transpose()
+    }
+
     /// A string option.
     pub(crate) fn string(&self, name: &str) -> Result<Option<String>, JsValue> {
         self.get(name)?

@@ -5,7 +5,7 @@
 //! `getLegalUciMoves`, `getLegalTurns`, `getBestMove`, `applyMove`, `endTurn`,
 //! `getPlayableDice`, `estimateEquity`, `kingCaptureProbability`, `canonicalKey`, plus a few
 //! helpers the tests and the page use (`canonicalDfen`, `positionKeys`, `countLegalTurns`,
-//! `perftSingleDie`).
+//! `perftSingleDie`) and the game analysis (`analyzeGame`, `hint`).
 //!
 //! Every function that takes a DFEN throws a JS `Error` whose message is the engine's
 //! [`dicechess::board::DfenError`] text (it starts with the field's name) and whose `field`
@@ -14,6 +14,7 @@
 
 #![warn(missing_docs)]
 
+mod analysis;
 mod bots;
 mod equity;
 mod js;
