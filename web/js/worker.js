@@ -1,16 +1,36 @@
-// The bot's thinking, off the page's thread: { id, dfen, algorithm, timeBudgetMs, seed } in,
-// { id, result } or { id, error } out.
-import init, { getBestMove } from '../pkg/web/dicechess_web.js';
+// The engine's long work, off the page's thread. In: { id, kind, ... } with kind
+//   "bestmove": { dfen, algorithm, timeBudgetMs, seed } (the bot's turn; the default kind),
+//   "hint":     { dfen, options } (hint: the best turns of a roll, both kings' danger),
+//   "analyze":  { game, options } (analyzeGame: every turn of a finished game).
+// Out: { id, result }, { id, error, field } or, while an analysis runs, { id, progress: [done, total] }.
+import init, { getBestMove, hint, analyzeGame } from '../pkg/web/dicechess_web.js';
 
 const ready = init();
 
+function work(id, data) {
+  switch (data.kind || 'bestmove') {
+    case 'bestmove': {
+      const { dfen, algorithm, timeBudgetMs, seed } = data;
+      return getBestMove(dfen, { algorithm, timeBudgetMs, seed });
+    }
+    case 'hint':
+      return hint(data.dfen, data.options);
+    case 'analyze':
+      return analyzeGame(data.game, {
+        ...data.options,
+        onProgress: (done, total) => self.postMessage({ id, progress: [done, total] }),
+      });
+    default:
+      throw new Error(`kind: unknown request ${JSON.stringify(data.kind)}`);
+  }
+}
+
 self.onmessage = async (event) => {
-  const { id, dfen, algorithm, timeBudgetMs, seed } = event.data;
+  const { id } = event.data;
   try {
     await ready;
-    const result = getBestMove(dfen, { algorithm, timeBudgetMs, seed });
-    self.postMessage({ id, result });
+    self.postMessage({ id, result: work(id, event.data) });
   } catch (err) {
-    self.postMessage({ id, error: String((err && err.message) || err) });
+    self.postMessage({ id, error: String((err && err.message) || err), field: err && err.field });
   }
 };
