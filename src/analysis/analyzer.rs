@@ -136,7 +136,8 @@ impl Analyzer {
         }
         // Valued deeper first, then by equity, then the shortest king capture (the one every
         // bot plays); stable (generation order on ties).
-        let capture_len = |t: &RankedTurn| t.path.filter(|p| p.captures_king()).map_or(0, |p| p.len());
+        let capture_len =
+            |t: &RankedTurn| t.path.filter(|p| p.captures_king()).map_or(0, |p| p.len());
         turns.sort_by(|a, b| {
             (b.equity2.is_some(), b.equity())
                 .partial_cmp(&(a.equity2.is_some(), a.equity()))

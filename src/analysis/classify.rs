@@ -65,7 +65,10 @@ impl TurnClass {
 
     /// Whether the report marks it (doubtful or worse).
     pub fn marked(self) -> bool {
-        matches!(self, TurnClass::Doubtful | TurnClass::Bad | TurnClass::VeryBad)
+        matches!(
+            self,
+            TurnClass::Doubtful | TurnClass::Bad | TurnClass::VeryBad
+        )
     }
 }
 

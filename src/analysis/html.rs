@@ -164,7 +164,8 @@ fn luck_bars(h: &mut String, g: &GameAnalysis) {
     let n = g.turns.len().max(1);
     let bar = (width - 2.0 * pad) / n as f64;
     let mid = height / 2.0;
-    let scale = (height / 2.0 - 10.0) / 0.5;
+    // A very lucky roll (0.3) fills the half height.
+    let scale = (height / 2.0 - 10.0) / super::classify::LUCK_THRESHOLDS[1];
     let _ = write!(
         h,
         "<figure><svg class=\"luck\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" \
@@ -175,7 +176,11 @@ fn luck_bars(h: &mut String, g: &GameAnalysis) {
     for (i, t) in g.turns.iter().enumerate() {
         let len = (t.luck.abs() * scale).min(mid - 2.0);
         let top = if t.luck >= 0.0 { mid - len } else { mid };
-        let fill = if t.active_color == "w" { "#d9b36c" } else { "#444" };
+        let fill = if t.active_color == "w" {
+            "#d9b36c"
+        } else {
+            "#444"
+        };
         let _ = write!(
             h,
             "<rect x=\"{:.1}\" y=\"{top:.1}\" width=\"{:.1}\" height=\"{len:.1}\" fill=\"{fill}\">\
@@ -297,7 +302,10 @@ fn board_svg(h: &mut String, t: &TurnAnalysis, id: &str) {
         (&t.best_moves, "#1e8449", format!("{id}b")),
     ] {
         for m in moves {
-            if let (Some(from), Some(to)) = (square_centre(m.get(0..2), sq), square_centre(m.get(2..4), sq)) {
+            if let (Some(from), Some(to)) = (
+                square_centre(m.get(0..2), sq),
+                square_centre(m.get(2..4), sq),
+            ) {
                 let _ = write!(
                     h,
                     "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"{colour}\" \

@@ -102,6 +102,11 @@ pub(super) fn deepen(
     // Stable: equal depth-1 equities keep generation order.
     order.sort_by(|&a, &b| turns[b].equity1.total_cmp(&turns[a].equity1));
     let value = |t: &RankedTurn| -> Result<f64, AnalysisError> {
+        // A king capture ends the game, whatever stands on the board after it (a position
+        // may hold two kings of a side: the labeller's end test looks for none).
+        if t.path.is_some_and(|p| p.captures_king()) {
+            return Ok(1.0);
+        }
         let a1 = labeller.a1(&t.after, &Work::new(EXPANSION_UNITS))?;
         Ok(score_to_win_probability(a1))
     };
