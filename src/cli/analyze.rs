@@ -75,12 +75,15 @@ struct Input {
 /// others), 2 when an input or argument is wrong.
 pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     let config = AnalysisConfig {
-        depth: if args.time_ms.is_some() { 2 } else { args.depth },
+        depth: if args.time_ms.is_some() {
+            2
+        } else {
+            args.depth
+        },
         time_ms: args.time_ms,
     };
-    let analyzer = Analyzer::for_bot(&args.bot, config).map_err(|e| {
-        CliError::Input(format!("{e} (--bot takes {})", ANALYSIS_BOTS.join(", ")))
-    })?;
+    let analyzer = Analyzer::for_bot(&args.bot, config)
+        .map_err(|e| CliError::Input(format!("{e} (--bot takes {})", ANALYSIS_BOTS.join(", "))))?;
     let (inputs, digest) = read_inputs(&args.games)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
@@ -118,7 +121,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
             Ok(_) => parts.as_ref().and_then(|p| p.finished(i)).map(Ok),
         })
         .collect();
-    let pending: Vec<usize> = (0..inputs.len()).filter(|&i| results[i].is_none()).collect();
+    let pending: Vec<usize> = (0..inputs.len())
+        .filter(|&i| results[i].is_none())
+        .collect();
     let turns: u64 = pending
         .iter()
         .filter_map(|&i| inputs[i].game.as_ref().ok())
@@ -290,7 +295,9 @@ fn write_json(path: &Path, games: &[GameAnalysis], out: &mut impl Write) -> Resu
 /// Write `bytes` to `path` under a temporary name, then rename.
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     let mut f = AtomicFile::create(path).map_err(|e| file_error(path, e))?;
-    f.writer().write_all(bytes).map_err(|e| file_error(path, e))?;
+    f.writer()
+        .write_all(bytes)
+        .map_err(|e| file_error(path, e))?;
     f.commit().map_err(|e| file_error(path, e))
 }
 

@@ -153,6 +153,9 @@ mod tests {
         assert_eq!(many[1].as_ref().unwrap().place, 2);
         let bad = read("{\n oops");
         assert_eq!(bad.len(), 1);
-        assert!(bad[0].as_ref().unwrap_err().starts_with("line 1: not JSON lines"));
+        assert!(bad[0]
+            .as_ref()
+            .unwrap_err()
+            .starts_with("line 1: not JSON lines"));
     }
 }
