@@ -124,6 +124,14 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     let pending: Vec<usize> = (0..inputs.len())
         .filter(|&i| results[i].is_none())
         .collect();
+    let kept = results.iter().filter(|r| matches!(r, Some(Ok(_)))).count();
+    if let (Some(dir), true) = (&parts_for, kept > 0) {
+        note!(
+            "resuming: {kept} of {} games already analysed in {}",
+            inputs.len(),
+            dir.display()
+        );
+    }
     let turns: u64 = pending
         .iter()
         .filter_map(|&i| inputs[i].game.as_ref().ok())

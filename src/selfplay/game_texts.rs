@@ -79,8 +79,24 @@ impl<R: BufRead> Iterator for GameTexts<R> {
                 }
                 Ok(_) if buf.trim().is_empty() => {}
                 Ok(_) => {
-                    let is_json = serde_json::from_str::<serde_json::Value>(&buf).is_ok();
-                    if is_json || self.seen > 0 {
+                    let parsed = serde_json::from_str::<serde_json::Value>(&buf);
+                    if let Ok(serde_json::Value::Array(games)) = parsed {
+                        // An array on one line (a compact document): its games, at its line.
+                        let texts: Vec<GameText> = games
+                            .iter()
+                            .map(|g| GameText {
+                                place: line,
+                                text: g.to_string(),
+                            })
+                            .collect();
+                        self.seen += texts.len();
+                        self.queued = texts.into_iter();
+                        match self.queued.next() {
+                            Some(t) => return Some(Ok(t)),
+                            None => continue,
+                        }
+                    }
+                    if parsed.is_ok() || self.seen > 0 {
                         self.seen += 1;
                         return Some(Ok(GameText {
                             place: line,
@@ -151,6 +167,9 @@ mod tests {
         let many = read("[\n{\"a\":1},\n{\"b\":2}\n]");
         assert_eq!(many.len(), 2);
         assert_eq!(many[1].as_ref().unwrap().place, 2);
+        let compact = read("[{\"a\":1},{\"b\":2}]\n{\"c\":3}\n");
+        let places: Vec<usize> = compact.iter().map(|g| g.as_ref().unwrap().place).collect();
+        assert_eq!(places, [1, 1, 2]);
         let bad = read("{\n oops");
         assert_eq!(bad.len(), 1);
         assert!(bad[0]
