@@ -29,7 +29,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -40,6 +40,8 @@ struct Writer {
     name: &'static str,
     /// The output's name inside the run's folder (a file or a folder).
     out: &'static str,
+    /// The run's folder: every argument below it names an output.
+    dir: PathBuf,
     /// The arguments, given the output's path.
     args: Vec<OsString>,
     resume: Resume,
@@ -56,6 +58,8 @@ enum Resume {
     /// `merge`: nothing; the rerun copies every shard again (the manifest comes last, so
     /// the folder holds no run until every shard is in).
     Nothing,
+    /// `analyze`: the finished games in its parts folder, "resuming: N of M games".
+    Games,
 }
 
 fn os(args: &[&str]) -> Vec<OsString> {
@@ -166,12 +170,26 @@ fn writer(name: &'static str, inputs: &Path, out: &Path) -> Writer {
             args = vec!["merge".into(), s0.into(), s1.into(), "--out".into()];
             ("merged", Resume::Nothing)
         }
+        // 40 self-play games (greedy against random), about 1,500 turns at depth 1 on 2
+        // cores: the per-turn JSON lines and the HTML report beside them.
+        "analyze" => {
+            let games = inputs.join("games-40");
+            if !games.join("manifest.json").exists() {
+                run_ok(&selfplay(&games, "40", "10", None));
+            }
+            args = vec!["analyze".into(), games.into_os_string()];
+            args.extend(os(&["--depth", "1", "--threads", "2", "--out"]));
+            args.push(out.join("report.html").into());
+            args.push("--json".into());
+            ("turns.jsonl", Resume::Games)
+        }
         _ => unreachable!("no writer {name}"),
     };
     args.push(out.join(out_name).into());
     Writer {
         name,
         out: out_name,
+        dir: out.to_owned(),
         args,
         resume,
     }
@@ -269,6 +287,11 @@ fn check_left(
             if file == "run.json" {
                 serde_json::from_slice::<Value>(bytes)
                     .unwrap_or_else(|e| panic!("{} {what}: {name} is not JSON: {e}", w.name));
+            } else if file.starts_with("game-") && file.ends_with(".json") {
+                // `analyze`: one finished game, whole (it was renamed into place).
+                serde_json::from_slice::<Value>(bytes)
+                    .unwrap_or_else(|e| panic!("{} {what}: {name} is not whole: {e}", w.name));
+                finished += 1;
             } else if let Some(stem) = file.strip_suffix(".parquet") {
                 let (rows, claimed) = part_rows(&dir.join(name))
                     .unwrap_or_else(|| panic!("{} {what}: {name} is not a whole part", w.name));
@@ -347,6 +370,9 @@ fn resumed(w: &Writer, stderr: &str) -> Option<usize> {
         Resume::Parts => number_before(stderr, " finished part(s)")
             .or_else(|| stderr.contains(" rows written to ").then_some(0)),
         Resume::Nothing => None,
+        Resume::Games => number_before(stderr, " of ")
+            .filter(|_| stderr.contains("resuming: "))
+            .or_else(|| stderr.contains(" games analysed (").then_some(0)),
     }
 }
 
@@ -356,8 +382,8 @@ fn reference(w: &Writer, dir: &Path) -> (Tree, Duration) {
     let args = w
         .args
         .iter()
-        .map(|a| match Path::new(a).file_name() {
-            Some(n) if n == w.out => dir.join(w.out).into_os_string(),
+        .map(|a| match Path::new(a).strip_prefix(&w.dir) {
+            Ok(rel) => dir.join(rel).into_os_string(),
             _ => a.clone(),
         })
         .collect::<Vec<_>>();
@@ -492,7 +518,8 @@ fn full_disk(name: &'static str) -> Vec<(u64, i32, String)> {
         let file = Path::new(path).file_name().unwrap().to_string_lossy();
         assert!(
             want.files.keys().any(|f| f.ends_with(&*file))
-                || (file.starts_with("part-") && path.contains(".parts/"))
+                || ((file.starts_with("part-") || file.starts_with("game-"))
+                    && path.contains(".parts/"))
                 || file == "manifest.json"
                 || file == "run.json",
             "{name} at {size} KiB names {path}, not one of its files"
@@ -649,6 +676,21 @@ fn merge_sigkill() {
     let r = sigkill("merge", 0x3e7e);
     eprintln!(
         "merge SIGKILL after {:?} ms: {} hit, {} temporaries left",
+        r.0, r.1, r.2
+    );
+}
+
+#[test]
+fn analyze_full_disk() {
+    let rows = full_disk("analyze");
+    print_full_disk("analyze", &rows);
+}
+
+#[test]
+fn analyze_sigkill() {
+    let r = sigkill("analyze", 0xa7a1);
+    eprintln!(
+        "analyze SIGKILL after {:?} ms: {} hit, {} temporaries left",
         r.0, r.1, r.2
     );
 }

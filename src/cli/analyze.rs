@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// Arguments of `analyze`.
 #[derive(clap::Args, Debug)]
@@ -138,7 +138,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         .map(|g| g.turns.len() as u64)
         .sum();
     let bar = progress_bar(turns);
-    let write_failed = AtomicU64::new(0);
+    // The first part that could not be written (a full disk, say) is the run's error.
+    let write_failed: Mutex<Option<String>> = Mutex::new(None);
     let fresh: Vec<(usize, Result<GameAnalysis, String>)> = pool.install(|| {
         pending
             .par_iter()
@@ -149,8 +150,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
                     .map_err(|e| e.to_string());
                 if let (Ok(a), Some(p)) = (&a, &parts) {
                     if let Err(e) = p.write(i, a) {
-                        write_failed.fetch_add(1, Ordering::Relaxed);
-                        note!("{}", e.message());
+                        if let Ok(mut first) = write_failed.lock() {
+                            first.get_or_insert(e.message());
+                        }
                     }
                 }
                 (i, a)
@@ -158,9 +160,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
             .collect()
     });
     bar.finish_and_clear();
-    if write_failed.load(Ordering::Relaxed) > 0 {
+    if let Some(first) = write_failed.into_inner().ok().flatten() {
         return Err(CliError::Other(anyhow::anyhow!(
-            "finished games could not be kept (see above); nothing else was written"
+            "{first} (the games finished before it are kept for a rerun)"
         )));
     }
     for (i, a) in fresh {
