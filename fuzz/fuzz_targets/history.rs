@@ -12,16 +12,25 @@
 //!   drop/duplicate/swap moves, replace fenAfter, flip the result, change the colour, change
 //!   the termination), then the document is validated.
 //!
+//! Raw text is also read as `dicechess analyze` reads a file (`game_texts`, then
+//! `analysis::Game::from_json` in whichever shape): a game it accepts is one the replay
+//! validators accept. A structured history is accepted by `Game::from_json` exactly when the
+//! validator accepts it, and its mutated turn is then analysed (depth 1) with error ≥ 0.
+//!
 //! Checked: never a panic; whenever the validator accepts a history, every turn's moves are,
 //! checked independently with `legal_paths`, one of the legal paths of the recorded roll (an
 //! empty list only when there is none), the dice are three faces 1..6 and `fenAfter` is the
 //! position the path reaches; an unmutated history is always accepted.
 #![no_main]
 
+use dicechess::analysis::{AnalysisConfig, Analyzer, Game};
 use dicechess::board::{Dice, Position};
 use dicechess::bots::{bot_by_id, BotOptions};
 use dicechess::rules::legal_paths;
-use dicechess::selfplay::{play_game, validate_history_json, GameLimits, GameRecord, Termination};
+use dicechess::selfplay::{
+    game_texts, play_game, validate_history_json, validate_record_line, GameLimits, GameRecord,
+    Termination,
+};
 use libfuzzer_sys::fuzz_target;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -124,6 +133,17 @@ fuzz_target!(|data: &[u8]| {
     if mode & 1 == 1 {
         let text = String::from_utf8_lossy(&data[1..]);
         let _ = validate_history_json(&text);
+        // `dicechess analyze`'s reader: the file's games (JSON lines or one document), each
+        // read in whichever shape; a game it accepts is one the validators accept.
+        for game in game_texts(&data[1..]).flatten() {
+            if Game::from_json(&game.text).is_ok() {
+                assert!(
+                    validate_history_json(&game.text).is_ok()
+                        || validate_record_line(&game.text).is_ok(),
+                    "Game::from_json accepted a game both validators refuse"
+                );
+            }
+        }
         return;
     }
     let mut seed = 0u64;
@@ -197,7 +217,44 @@ fuzz_target!(|data: &[u8]| {
             t.active_color = if t.active_color == "w" { "b" } else { "w" }.to_owned();
         }
     }
-    if validate_history_json(&to_history(&r, termination)).is_ok() {
+    let doc = to_history(&r, termination);
+    let accepted = validate_history_json(&doc).is_ok();
+    // The analysis reads the same document the same way.
+    let game = Game::from_json(&doc);
+    assert_eq!(
+        game.is_ok(),
+        accepted,
+        "analyze and replay disagree: {:?}",
+        game.err()
+    );
+    if accepted {
         check_accepted(&r);
+        // Its mutated turn, analysed at depth 1: a legal turn always has an analysis.
+        let g = game.expect("accepted");
+        let before = if i == 0 {
+            start
+        } else {
+            Position::from_dfen(&g.turns[i - 1].fen_after).expect("accepted fenAfter")
+        };
+        let t = &g.turns[i];
+        let a = analyzer()
+            .analyze_turn(&before, &t.dice, &t.moves, (&g.game_id, t.turn_number))
+            .expect("an accepted turn is analysed");
+        assert!(a.error >= 0.0 && a.best_equity >= a.played_equity);
     }
 });
+
+/// The depth-1 analyser of `best`'s leaves, built once.
+fn analyzer() -> &'static Analyzer {
+    static A: std::sync::OnceLock<Analyzer> = std::sync::OnceLock::new();
+    A.get_or_init(|| {
+        Analyzer::for_bot(
+            "best",
+            AnalysisConfig {
+                depth: 1,
+                time_ms: None,
+            },
+        )
+        .expect("best analyses")
+    })
+}
