@@ -38,8 +38,6 @@ const BIN: &str = env!("CARGO_BIN_EXE_dicechess");
 /// One writer: its command given where its output goes, and how it resumes.
 struct Writer {
     name: &'static str,
-    /// The output's name inside the run's folder (a file or a folder).
-    out: &'static str,
     /// The run's folder: every argument below it names an output.
     dir: PathBuf,
     /// The arguments, given the output's path.
@@ -188,7 +186,6 @@ fn writer(name: &'static str, inputs: &Path, out: &Path) -> Writer {
     args.push(out.join(out_name).into());
     Writer {
         name,
-        out: out_name,
         dir: out.to_owned(),
         args,
         resume,

@@ -234,10 +234,10 @@ fn marked_boards(h: &mut String, g: &GameAnalysis, index: usize) {
     for t in marked {
         h.push_str("<figure class=\"marked\">");
         board_svg(h, t, &format!("g{index}t{}", t.turn_number));
-        let _ = write!(
+        let _ = writeln!(
             h,
             "<figcaption>Turn {} ({}, {}): played <b style=\"color:#c0392b\">{}</b> ({:.3}), \
-             best <b style=\"color:#1e8449\">{}</b> ({:.3}): {} {:.3}; king risk {:.3} vs {:.3}.</figcaption></figure>\n",
+             best <b style=\"color:#1e8449\">{}</b> ({:.3}): {} {:.3}; king risk {:.3} vs {:.3}.</figcaption></figure>",
             t.turn_number,
             if t.active_color == "w" { "White" } else { "Black" },
             dice_letters(&t.dice),
@@ -322,7 +322,7 @@ fn board_svg(h: &mut String, t: &TurnAnalysis, id: &str) {
 fn square_centre(name: Option<&str>, sq: f64) -> Option<(f64, f64)> {
     let b = name?.as_bytes();
     let (f, r) = (b.first()?.checked_sub(b'a')?, b.get(1)?.checked_sub(b'1')?);
-    (f < 8 && r < 8).then(|| ((f as f64 + 0.5) * sq, (7.0 - r as f64 + 0.5) * sq))
+    (f < 8 && r < 8).then_some(((f as f64 + 0.5) * sq, (7.0 - r as f64 + 0.5) * sq))
 }
 
 fn glyph(c: char) -> &'static str {
