@@ -31,6 +31,8 @@ pub mod search;
 pub mod selfplay;
 #[cfg(feature = "serve")]
 pub mod serve;
+#[cfg(feature = "play")]
+pub mod play;
 
 pub use dicechess_kernels as kernels;
 

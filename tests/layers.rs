@@ -21,7 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["search"],
     &["bots"],
     &["pipeline", "selfplay", "serve"],
-    &["analysis"],
+    &["analysis", "play"],
     &["cli"],
 ];
 

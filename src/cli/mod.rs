@@ -20,6 +20,8 @@ mod listen;
 mod merge;
 mod moves;
 mod perft;
+#[cfg(feature = "play")]
+mod play;
 mod playable;
 mod probe;
 mod replay;
@@ -91,6 +93,10 @@ enum Command {
     /// Serve a bot over signed webhooks (plain HTTP; TLS is terminated by the host).
     #[cfg(feature = "serve")]
     Serve(serve::Args),
+    /// Play on the play server through its Bot API: account and game streams, challenges by
+    /// a policy, resume after a restart (docs/play.md).
+    #[cfg(feature = "play")]
+    Play(play::Args),
     /// Serve the browser page (`web/`, after `bash web/build.sh`) on a local port.
     #[cfg(feature = "serve")]
     Web(web::Args),
@@ -173,6 +179,8 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Merge(a) => merge::run(a, out)?,
         #[cfg(feature = "serve")]
         Command::Serve(a) => serve::run(a, out)?,
+        #[cfg(feature = "play")]
+        Command::Play(a) => play::run(a, out)?,
         #[cfg(feature = "serve")]
         Command::Web(a) => web::run(a, out)?,
     }

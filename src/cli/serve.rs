@@ -142,7 +142,8 @@ pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
     })
 }
 
-async fn shutdown_signal() {
+/// Ctrl-C or SIGTERM.
+pub(super) async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };

@@ -38,3 +38,8 @@ pub use limits::{
     MAX_INLINE_TREE_BYTES, MAX_LEGACY_NONCE_BYTES,
 };
 pub use server::{router, spawn, ServeError, ServerHandle};
+pub use think::{color_of, think_budget_ms};
+pub use wire::{
+    ClientSeeds, Clocks, DrawOffer, GameOver, GameResult, GameStatus, MoveTree, PlayerKind,
+    Players, PublicGameState, PublicPlayer, Seat, ServerTimeControl, Side, Termination,
+};

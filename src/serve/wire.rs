@@ -155,7 +155,7 @@ pub enum Side {
 }
 
 /// A wire-safe snapshot of a game (server: `PublicGameState`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PublicGameState {
     /// Monotonic event version: identifies the decision together with game, seat and type.
