@@ -362,7 +362,10 @@ fn status_error(route: &str, status: u16, body: &str, retry_after: Option<u64>) 
     }
     let mut body = body.trim().to_owned();
     if body.len() > 200 {
-        let cut = (0..=200).rev().find(|&i| body.is_char_boundary(i)).unwrap_or(0);
+        let cut = (0..=200)
+            .rev()
+            .find(|&i| body.is_char_boundary(i))
+            .unwrap_or(0);
         body.truncate(cut);
         body.push('…');
     }
@@ -390,7 +393,13 @@ mod tests {
         let t = Duration::from_secs(1);
         assert!(Api::new("https://api.fortemate.com/", "t", t).is_ok());
         assert!(Api::new("http://127.0.0.1:9000", "t", t).is_ok());
-        for bad in ["api.fortemate.com", "ftp://x", "http://", "http://a b", "http://x?y"] {
+        for bad in [
+            "api.fortemate.com",
+            "ftp://x",
+            "http://",
+            "http://a b",
+            "http://x?y",
+        ] {
             assert!(
                 matches!(Api::new(bad, "t", t), Err(ApiError::Url(_))),
                 "{bad}"

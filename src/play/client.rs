@@ -98,7 +98,10 @@ impl Client {
                 Ok(a) => break a,
                 Err(e) if e.is_transient() && !self.control().is_quitting() => {
                     let wait = self.backoff.next_delay(e.retry_after());
-                    self.log("retry", json!({"reason": e.to_string(), "waitMs": wait.as_millis() as u64}));
+                    self.log(
+                        "retry",
+                        json!({"reason": e.to_string(), "waitMs": wait.as_millis() as u64}),
+                    );
                     std::thread::sleep(wait);
                 }
                 Err(e) => return Err(e.into()),
@@ -141,7 +144,10 @@ impl Client {
                 }
                 Err(e) if e.is_transient() => {
                     wait = self.backoff.next_delay(e.retry_after());
-                    self.log("retry", json!({"reason": e.to_string(), "waitMs": wait.as_millis() as u64}));
+                    self.log(
+                        "retry",
+                        json!({"reason": e.to_string(), "waitMs": wait.as_millis() as u64}),
+                    );
                 }
                 Err(e) => return Err(e.into()),
             }
@@ -265,7 +271,10 @@ impl Client {
                 }
                 Judgement::Wait => {
                     if self.waiting.insert(ch.id.clone()) {
-                        self.log("challenge-waits", json!({"challenge": ch.id, "running": self.running.len()}));
+                        self.log(
+                            "challenge-waits",
+                            json!({"challenge": ch.id, "running": self.running.len()}),
+                        );
                     }
                 }
             }

@@ -199,7 +199,10 @@ mod tests {
             initial_seconds: s,
             increment_seconds: 2,
         };
-        assert_eq!(p.judge(&challenge(fischer(180), true), 0), Judgement::Accept);
+        assert_eq!(
+            p.judge(&challenge(fischer(180), true), 0),
+            Judgement::Accept
+        );
         assert_eq!(p.judge(&challenge(fischer(180), true), 2), Judgement::Wait);
         assert!(matches!(
             p.judge(&challenge(fischer(10), true), 0),

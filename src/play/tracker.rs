@@ -7,7 +7,7 @@ use crate::serve::{Clocks, GameOver, GameStatus, MoveTree, Seat, ServerTimeContr
 /// What the client must do after an event.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
-    /// Submit our dice seed (the game has had no turn yet).
+    /// Submit our dice seed (the opening roll has not been made).
     Seed,
     /// Our roll is pending: choose and submit a turn (or resign).
     Play {
@@ -101,7 +101,9 @@ impl GameTracker {
                     out.push(Action::Finished(over.clone()));
                     return out;
                 }
-                if !self.seeded && history.is_empty() {
+                // Before the opening roll (the server withholds it for the seeds a while);
+                // after it, a seed is too late and ignored.
+                if !self.seeded && history.is_empty() && !state.dice_pending {
                     self.seeded = true;
                     out.push(Action::Seed);
                 }

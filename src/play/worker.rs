@@ -165,7 +165,10 @@ impl Worker<'_> {
             Action::AnswerDraw { version, fen } => self.answer_draw(version, &fen),
             Action::Refused(reason) => self.log("rejected", json!({"reason": reason})),
             Action::Finished(over) => {
-                self.log("game-over", json!({"over": over, "seat": self.tracker.seat()}));
+                self.log(
+                    "game-over",
+                    json!({"over": over, "seat": self.tracker.seat()}),
+                );
                 self.summary.over = Some(over);
             }
         }
@@ -175,13 +178,13 @@ impl Worker<'_> {
         let accept = Position::from_dfen(fen).is_ok_and(|pos| {
             let color = color_of(self.tracker.seat()).unwrap_or(pos.side_to_move());
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed_of(&self.id, version));
-            self.shared
-                .bot
-                .policy()
-                .accept_draw(&pos, color, &mut rng)
+            self.shared.bot.policy().accept_draw(&pos, color, &mut rng)
         });
         match self.shared.api.answer_draw(&self.id, accept) {
-            Ok(v) => self.log("draw-answered", json!({"accept": accept, "verdict": verdict_text(&v)})),
+            Ok(v) => self.log(
+                "draw-answered",
+                json!({"accept": accept, "verdict": verdict_text(&v)}),
+            ),
             Err(e) => {
                 self.log("draw-answer-failed", json!({"reason": e.to_string()}));
                 self.tracker.retry_answer(version);
@@ -285,7 +288,10 @@ impl Worker<'_> {
         match self.shared.api.moves(&self.id) {
             Ok(m) if m.version == version => m.legal_moves.first_path(),
             Ok(m) => {
-                self.log("stale-tree", json!({"version": version, "treeVersion": m.version}));
+                self.log(
+                    "stale-tree",
+                    json!({"version": version, "treeVersion": m.version}),
+                );
                 Vec::new()
             }
             Err(e) => {
@@ -324,7 +330,10 @@ impl Worker<'_> {
                     return;
                 }
                 Ok(Verdict::Refused(reason)) => {
-                    self.log("refused", json!({"version": version, "moves": moves, "reason": reason}));
+                    self.log(
+                        "refused",
+                        json!({"version": version, "moves": moves, "reason": reason}),
+                    );
                     if reason.contains("illegal") && !replaced {
                         replaced = true;
                         self.summary.fallbacks += 1;
@@ -337,12 +346,18 @@ impl Worker<'_> {
                     return;
                 }
                 Err(e) if e.is_transient() => {
-                    self.log("submit-retry", json!({"version": version, "reason": e.to_string()}));
+                    self.log(
+                        "submit-retry",
+                        json!({"version": version, "reason": e.to_string()}),
+                    );
                     std::thread::sleep(delay);
                     delay *= 2;
                 }
                 Err(e) => {
-                    self.log("submit-failed", json!({"version": version, "reason": e.to_string()}));
+                    self.log(
+                        "submit-failed",
+                        json!({"version": version, "reason": e.to_string()}),
+                    );
                     break;
                 }
             }
