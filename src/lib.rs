@@ -25,14 +25,14 @@ pub mod eval;
 pub mod files;
 #[cfg(feature = "files")]
 pub mod pipeline;
+#[cfg(feature = "play")]
+pub mod play;
 pub mod probe;
 pub mod rules;
 pub mod search;
 pub mod selfplay;
 #[cfg(feature = "serve")]
 pub mod serve;
-#[cfg(feature = "play")]
-pub mod play;
 
 pub use dicechess_kernels as kernels;
 

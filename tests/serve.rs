@@ -487,6 +487,40 @@ async fn every_fixture_is_answered_in_the_servers_shape() {
     let a = r.json();
     assert_eq!(a["decisionId"], "double_01K4F4Y7M8R3");
     assert!(a["acceptDouble"].is_boolean(), "{a}");
+    // No resignation unless a policy says so.
+    assert!(a.get("resign").is_none(), "{a}");
+    server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resign_policy_resigns_in_the_doubling_answers() {
+    let _serial = SERIAL.lock().await;
+    // Under a threshold of 1 every position is lost: the contract's resign answers
+    // (stake-doubling v1, `webhook-*-response-resign.json`).
+    let server = start_with("greedy", |c| {
+        c.resign = dicechess::bots::ResignPolicy { below: Some(1.0) }
+    })
+    .await;
+    let addr = server.addr();
+    for (file, key, id) in [
+        (
+            "double-opportunity.json",
+            "offerDouble",
+            "double_01K4F4Y7M8R2",
+        ),
+        (
+            "double-decision.json",
+            "acceptDouble",
+            "double_01K4F4Y7M8R3",
+        ),
+    ] {
+        let r = post_raw(addr, SECRET, &fixture(file)).await;
+        assert_eq!(r.status, 200);
+        assert_eq!(
+            r.json(),
+            json!({"decisionId": id, key: false, "resign": true})
+        );
+    }
     server.stop().await.unwrap();
 }
 

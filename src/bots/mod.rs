@@ -11,6 +11,7 @@ mod error;
 mod heuristic;
 mod policy;
 mod registry;
+mod resign;
 mod searching;
 
 pub use book::{BookError, OpeningBook, OpeningBookBot};
@@ -28,4 +29,5 @@ pub use registry::{
     bot_by_id, is_registered, registry, BotBuildError, BotId, BotOptions, BEST_CANDIDATE_LIMIT,
     BOT_IDS,
 };
+pub use resign::ResignPolicy;
 pub use searching::{ExpectimaxBot, MonteCarloBot, DEEPEN_TIME_RATIO, WARM_UP_POSITION};

@@ -3,8 +3,8 @@
 use super::CliError;
 use dicechess::bots::BotOptions;
 use dicechess::play::{
-    run as run_client, ApiError, ChallengePolicy, ControlKind, PlayConfig, PlayControl,
-    PlayError, RatedFilter, ResignPolicy,
+    run as run_client, ApiError, ChallengePolicy, ControlKind, PlayConfig, PlayControl, PlayError,
+    RatedFilter, ResignPolicy,
 };
 use std::io::Write;
 use std::path::PathBuf;

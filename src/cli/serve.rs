@@ -69,6 +69,10 @@ pub struct Args {
     /// On shutdown, wait this long for in-flight searches, ms.
     #[arg(long, default_value_t = 10_000)]
     drain_ms: u64,
+    /// Resign in the doubling answers (`"resign": true`) when the win probability
+    /// (material and king safety) is below this (default: never).
+    #[arg(long, value_name = "P")]
+    resign_below: Option<f64>,
 }
 
 impl std::fmt::Debug for Args {
@@ -119,6 +123,16 @@ pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
         )
     });
     config.drain_ms = args.drain_ms;
+    if let Some(p) = args.resign_below {
+        if !(0.0..=1.0).contains(&p) {
+            return Err(CliError::Input(format!(
+                "--resign-below {p}: a probability in [0, 1]"
+            )));
+        }
+    }
+    config.resign = dicechess::bots::ResignPolicy {
+        below: args.resign_below,
+    };
     let runtime = super::listen::runtime(None)?;
     runtime.block_on(async move {
         let listener = super::listen::listen(&args.bind, args.port).await?;

@@ -1,7 +1,7 @@
 //! The client's settings, its log, and the flags that stop it.
 
-use super::policy::{ChallengePolicy, ResignPolicy};
-use crate::bots::BotOptions;
+use super::policy::ChallengePolicy;
+use crate::bots::{BotOptions, ResignPolicy};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;

@@ -27,6 +27,7 @@ mod rest;
 mod tracker;
 mod worker;
 
+pub use crate::bots::ResignPolicy;
 pub use api::{Accepted, Api, ApiError, Verdict, MAX_BODY_BYTES, STREAM_IDLE};
 pub use backoff::Backoff;
 pub use client::{run, PlayError, PlayReport};
@@ -36,7 +37,7 @@ pub use events::{
     SnapshotTurn,
 };
 pub use ndjson::{NdjsonLines, MAX_LINE_BYTES};
-pub use policy::{ChallengePolicy, ControlKind, Judgement, RatedFilter, ResignPolicy};
+pub use policy::{ChallengePolicy, ControlKind, Judgement, RatedFilter};
 pub use rest::{
     BotAccount, BotActiveGame, BotChallenges, BotGame, BotGames, Challenge, GameMoves, MoveBody,
     MoveOutcome, SeedBody,

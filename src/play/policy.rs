@@ -1,8 +1,6 @@
-//! Which challenges the client takes, and when it resigns.
+//! Which challenges the client takes (when it resigns: `bots::ResignPolicy`).
 
 use super::rest::Challenge;
-use crate::board::Position;
-use crate::bots::win_probability;
 use crate::serve::ServerTimeControl;
 
 /// A kind of time control, as `--time-controls` names it.
@@ -144,31 +142,6 @@ impl ChallengePolicy {
     }
 }
 
-/// When to resign: never by default (dice turn games around; a bot that resigns gives away
-/// the comebacks).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct ResignPolicy {
-    /// Resign a rolled position whose win probability for the mover (the bots' logistic of
-    /// material and king safety, `bots::win_probability`) is below this, unless the roll
-    /// captures the king. `None`: never.
-    pub below: Option<f64>,
-}
-
-impl ResignPolicy {
-    /// Whether the mover of the rolled position `pos` resigns.
-    pub fn resigns(&self, pos: &Position) -> bool {
-        let Some(below) = self.below else {
-            return false;
-        };
-        if win_probability(pos, pos.side_to_move()) >= below {
-            return false;
-        }
-        !crate::rules::legal_paths(pos)
-            .iter()
-            .any(|p| p.captures_king())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,23 +200,5 @@ mod tests {
         for k in ControlKind::ALL {
             assert_eq!(ControlKind::parse(k.name()), Some(k));
         }
-    }
-
-    #[test]
-    fn resigning_needs_a_lost_position_and_no_king_capture() {
-        let never = ResignPolicy::default();
-        let lost = Position::from_dfen("qqqqkqqq/8/8/8/8/8/8/4K3 w - - 0 1 PPP").unwrap();
-        assert!(!never.resigns(&lost));
-        let at = ResignPolicy { below: Some(0.05) };
-        assert!(at.resigns(&lost));
-        // The same material, but the roll takes the king: play it.
-        let capture = Position::from_dfen("qqqqkqqq/8/8/8/8/8/8/4K3 w - - 0 1 KKK").unwrap();
-        let near = Position::from_dfen("qqqqqqqq/8/8/8/8/8/3k4/4K3 w - - 0 1 KKK").unwrap();
-        assert!(at.resigns(&capture), "the white king cannot reach e8");
-        assert!(!at.resigns(&near));
-        let start =
-            Position::from_dfen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 PNB")
-                .unwrap();
-        assert!(!at.resigns(&start));
     }
 }

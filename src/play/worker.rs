@@ -210,7 +210,8 @@ impl Worker<'_> {
                 return;
             }
         };
-        if self.shared.config.resign.resigns(&pos) {
+        let color = color_of(self.tracker.seat()).unwrap_or(pos.side_to_move());
+        if self.shared.config.resign.resigns(&pos, color) {
             let verdict = self.shared.api.resign(&self.id);
             self.log("resigned", json!({"version": version, "verdict": verdict.as_ref().map(verdict_text).map_err(|e| e.to_string())}));
             if verdict.is_ok() {
@@ -218,7 +219,6 @@ impl Worker<'_> {
                 return;
             }
         }
-        let color = color_of(self.tracker.seat()).unwrap_or(pos.side_to_move());
         let cfg = &self.shared.config;
         let budget_ms = think_budget_ms(
             self.tracker.time_control(),

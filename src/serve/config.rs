@@ -1,7 +1,7 @@
 //! The server's settings.
 
 use super::limits;
-use crate::bots::BotOptions;
+use crate::bots::{BotOptions, ResignPolicy};
 use std::time::Duration;
 
 /// The server's settings. `Debug` never prints the secrets.
@@ -35,6 +35,8 @@ pub struct ServeConfig {
     pub drain_ms: u64,
     /// Write one JSON line per request to stderr.
     pub log_requests: bool,
+    /// When the doubling answers resign (`"resign": true`; never by default).
+    pub resign: ResignPolicy,
 }
 
 impl std::fmt::Debug for ServeConfig {
@@ -54,6 +56,7 @@ impl std::fmt::Debug for ServeConfig {
             .field("max_connections", &self.max_connections)
             .field("dedup_entries", &self.dedup_entries)
             .field("drain_ms", &self.drain_ms)
+            .field("resign", &self.resign)
             .finish_non_exhaustive()
     }
 }
@@ -61,7 +64,7 @@ impl std::fmt::Debug for ServeConfig {
 impl ServeConfig {
     /// The defaults: 5000 ms max think, 300 ms overhead, one search per core,
     /// [`limits::default_max_queue`] waiting (256 on 2 cores), 256 connections, 1024 remembered deliveries for 10 minutes, 10 s drain,
-    /// request logs on.
+    /// request logs on, never resign.
     pub fn new(bot: &str, secret: &[u8]) -> ServeConfig {
         let cores = std::thread::available_parallelism()
             .map(|n| n.get())
@@ -81,6 +84,7 @@ impl ServeConfig {
             dedup_ttl: Duration::from_secs(600),
             drain_ms: 10_000,
             log_requests: true,
+            resign: ResignPolicy::default(),
         }
     }
 }

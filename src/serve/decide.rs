@@ -226,17 +226,22 @@ fn policy_decision(app: &App, d: &Decision) -> Result<Answer, Rejection> {
         .map(|x| serde_json::Value::String(x.id.clone()))
         .or_else(|| d.env.decision_id.clone())
         .unwrap_or(serde_json::Value::Null);
+    // The stake-doubling contract's answers may resign (`"resign": true`, with the offer
+    // or the take declined): the server's other deliveries have no resignation.
+    let resign = app.config.resign.resigns(&d.pos, d.color);
     match d.kind {
         DeliveryType::DrawDecision => answer(&DrawAnswer {
             accept_draw: policy.accept_draw(&d.pos, d.color, &mut rng),
         }),
         DeliveryType::DoubleOpportunity => answer(&DoubleOfferAnswer {
             decision_id,
-            offer_double: policy.offer_double(&d.pos, d.color, &mut rng),
+            offer_double: !resign && policy.offer_double(&d.pos, d.color, &mut rng),
+            resign: resign.then_some(true),
         }),
         _ => answer(&DoubleResponseAnswer {
             decision_id,
-            accept_double: policy.accept_double(&d.pos, d.color, &mut rng),
+            accept_double: !resign && policy.accept_double(&d.pos, d.color, &mut rng),
+            resign: resign.then_some(true),
         }),
     }
 }

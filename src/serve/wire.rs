@@ -443,6 +443,9 @@ pub struct DoubleOfferAnswer {
     pub decision_id: serde_json::Value,
     /// Offer the double?
     pub offer_double: bool,
+    /// Resign instead (`true` only; absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resign: Option<bool>,
 }
 
 /// Extension: the answer to a `doubleDecision`.
@@ -453,6 +456,9 @@ pub struct DoubleResponseAnswer {
     pub decision_id: serde_json::Value,
     /// Take the double?
     pub accept_double: bool,
+    /// Resign instead (`true` only; absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resign: Option<bool>,
 }
 
 /// An error answer: `{"error": code}`, nothing else.
