@@ -155,3 +155,28 @@ fn probe_reports_both_colours_as_json() {
         .sum();
     assert_eq!(total, 216);
 }
+
+#[test]
+fn turns_tree_is_the_play_servers_move_tree_byte_for_byte() {
+    // The webhook fixtures carry the server's inline `legalMoves` as its encoder writes it
+    // (children sorted by UCI, compact): `turns --tree` prints the same bytes.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/webhook");
+    let mut compared = 0;
+    for name in [
+        "your-turn-fischer-inline.json",
+        "your-turn-sudden-death-inline.json",
+        "your-turn-per-move-inline.json",
+        "your-turn-unlimited-inline.json",
+    ] {
+        let text = std::fs::read_to_string(format!("{dir}/{name}")).unwrap();
+        let delivery: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let tree = serde_json::to_string(&delivery["state"]["legalMoves"]).unwrap();
+        assert!(text.contains(&tree), "{name}: the tree is written as in the file");
+        let dfen = delivery["state"]["dfen"].as_str().unwrap();
+        let o = dicechess(&["turns", dfen, "--tree"]);
+        assert!(o.status.success(), "{name}");
+        assert_eq!(String::from_utf8(o.stdout).unwrap().trim_end(), tree, "{name}");
+        compared += 1;
+    }
+    assert_eq!(compared, 4);
+}

@@ -59,12 +59,17 @@ impl TurnTree {
         self.children.is_empty()
     }
 
-    /// The tree as JSON keyed by UCI; a leaf is `{}` (the webhook protocol's `legalMoves`).
+    /// The tree as JSON keyed by UCI, children in UCI (string) order; a leaf is `{}`. This is
+    /// the play server's `MoveTree` byte for byte once written compactly: its encoder sorts
+    /// each node's children by their UCI (`wire/Codecs.scala`, "sorted for a stable wire").
     pub fn to_json(&self) -> serde_json::Value {
+        let mut children: Vec<(String, &TurnTree)> =
+            self.children.iter().map(|(m, t)| (m.uci(), t)).collect();
+        children.sort_by(|a, b| a.0.cmp(&b.0));
         serde_json::Value::Object(
-            self.children
-                .iter()
-                .map(|(m, t)| (m.uci(), t.to_json()))
+            children
+                .into_iter()
+                .map(|(uci, t)| (uci, t.to_json()))
                 .collect(),
         )
     }

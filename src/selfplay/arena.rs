@@ -215,7 +215,9 @@ impl PairJournal for NoJournal {
     }
 }
 
-/// The termination label of a recorded game, as the `&'static str` of [`GameOutcome`].
+/// The termination label of a recorded game, as the `&'static str` of [`GameOutcome`] (read
+/// back by the arena's journal, a `files` build's).
+#[cfg(feature = "files")]
 pub(super) fn termination_of(label: &str) -> Option<&'static str> {
     [
         Termination::KingCapture,

@@ -7,6 +7,7 @@ export const {
   getAvailableBots,
   getLegalUciMoves,
   getLegalTurns,
+  getLegalTurnTree,
   countLegalTurns,
   getBestMove,
   applyMove,

@@ -10,7 +10,7 @@ const PROMO = 'k7/4P3/8/8/8/8/8/4K3 w - - 0 1 P';
 const BAD = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - 0 1 PNB';
 
 const names = [
-  'getAvailableBots', 'getLegalUciMoves', 'getLegalTurns', 'getBestMove', 'applyMove', 'endTurn',
+  'getAvailableBots', 'getLegalUciMoves', 'getLegalTurns', 'getLegalTurnTree', 'getBestMove', 'applyMove', 'endTurn',
   'getPlayableDice', 'estimateEquity', 'kingCaptureProbability', 'canonicalKey', 'analyzeGame',
   'hint',
 ];
@@ -149,4 +149,22 @@ test('installed as a package: require and import of "dicechess-web" resolve thro
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('getLegalTurnTree: the server\'s move tree, children in UCI order, {} where the JVM build answers {}', () => {
+  const kiwi = 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 PNB';
+  const tree = engine.getLegalTurnTree(kiwi);
+  const leaves = [];
+  const walk = (node, prefix) => {
+    const keys = Object.keys(node);
+    assert.deepEqual(keys, [...keys].sort(), `children of ${prefix.join(',')} in UCI order`);
+    if (keys.length === 0) leaves.push(prefix.join(','));
+    for (const k of keys) walk(node[k], [...prefix, k]);
+  };
+  walk(tree, []);
+  const turns = engine.getLegalTurns(kiwi).map((t) => t.join(','));
+  assert.deepEqual(leaves.sort(), turns.sort(), 'a leaf per legal turn');
+  assert.deepEqual(engine.getLegalTurnTree(START), {}, 'no dice');
+  assert.deepEqual(engine.getLegalTurnTree(BAD), {}, 'an unparsable DFEN: {} (the JVM build does not throw)');
+  assert.deepEqual(engine.getLegalTurnTree('4k3/8/8/8/8/8/8/4K3 w - - 0 1 PPP'), {}, 'a pass');
 });
