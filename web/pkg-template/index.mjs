@@ -19,6 +19,11 @@ export const {
   canonicalDfen,
   positionKeys,
   perftSingleDie,
+  perft,
+  getPieceFromDice,
+  getPieceTypeAt,
+  generateMoves,
+  validateDfen,
   analyzeGame,
   hint,
 } = engine;

@@ -5,9 +5,11 @@
 //! `getLegalUciMoves`, `getLegalTurns`, `getBestMove`, `applyMove`, `endTurn`,
 //! `getPlayableDice`, `estimateEquity`, `kingCaptureProbability`, `canonicalKey`, plus a few
 //! helpers the tests and the page use (`canonicalDfen`, `positionKeys`, `countLegalTurns`,
-//! `perftSingleDie`) and the game analysis (`analyzeGame`, `hint`).
+//! `perftSingleDie`) and the game analysis (`analyzeGame`, `hint`). The JVM build's rules
+//! helpers (`getPieceFromDice`, `getPieceTypeAt`, `generateMoves`, `perft`) answer as theirs
+//! do (`null`, `undefined`, `[]`, `0` for bad input); `validateDfen` is the strict check.
 //!
-//! Every function that takes a DFEN throws a JS `Error` whose message is the engine's
+//! Every other function that takes a DFEN throws a JS `Error` whose message is the engine's
 //! [`dicechess::board::DfenError`] text (it starts with the field's name) and whose `field`
 //! property is that name; bad options throw an `Error` naming the option. Nothing panics on
 //! bad input. `web/README.md` documents each function's arguments and result.

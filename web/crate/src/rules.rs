@@ -230,7 +230,7 @@ pub const MAX_PERFT_DEPTH: u32 = 8;
 /// Single-die perft (`dicechess perft FEN --die N --depth D`): pseudo-legal micro-moves of
 /// the die's piece type, the same one-die pool installed for each side in turn.
 #[wasm_bindgen(js_name = perftSingleDie)]
-pub fn perft(fen: &str, die: u8, depth: u32) -> Result<f64, JsValue> {
+pub fn perft_single(fen: &str, die: u8, depth: u32) -> Result<f64, JsValue> {
     let pos = position(fen)?;
     let piece = PieceType::from_face(die)
         .ok_or_else(|| field_error("die", &format!("die: {die} is not a face 1..=6")))?;
@@ -242,4 +242,100 @@ pub fn perft(fen: &str, die: u8, depth: u32) -> Result<f64, JsValue> {
         ));
     }
     Ok(perft_single_die(&pos, piece, depth) as f64)
+}
+
+/// The piece letter of a die face, as the JVM build's `getPieceFromDice`: `1` → `"p"`,
+/// `2` → `"n"`, `3` → `"b"`, `4` → `"r"`, `5` → `"q"`, `6` → `"k"`; `null` for anything
+/// else (another number, a fraction, a non-number).
+#[wasm_bindgen(js_name = getPieceFromDice)]
+pub fn get_piece_from_dice(dice: JsValue) -> JsValue {
+    dice.as_f64()
+        .filter(|d| d.fract() == 0.0 && (1.0..=6.0).contains(d))
+        .and_then(|d| PieceType::from_face(d as u8))
+        .map_or(JsValue::NULL, |p| {
+            JsValue::from_str(&p.letter().to_string())
+        })
+}
+
+/// The die face (1 pawn … 6 king) of the piece on `square` (`"e2"`) of the DFEN, either
+/// colour, as the JVM build's `getPieceTypeAt`; `undefined` for an empty square, a square
+/// name that is not `a1`…`h8`, or a DFEN that does not parse (`validateDfen` says why).
+#[wasm_bindgen(js_name = getPieceTypeAt)]
+pub fn get_piece_type_at(dfen: Option<String>, square: Option<String>) -> Option<u8> {
+    let pos = Position::from_dfen(&dfen?).ok()?;
+    let sq = Square::from_name(square?.as_bytes())?;
+    pos.type_at(sq).map(PieceType::face)
+}
+
+/// The type mask (bit `face − 1`) the JVM build's generator uses for `pos`: the pool's
+/// faces, or every piece type when the pool is empty.
+fn pool_mask(pos: &Position) -> u8 {
+    if pos.dice().is_empty() {
+        return PieceType::ALL.iter().fold(0, |m, p| m | p.mask_bit());
+    }
+    pos.dice()
+        .faces()
+        .iter()
+        .filter_map(|&f| PieceType::from_face(f))
+        .fold(0, |m, p| m | p.mask_bit())
+}
+
+/// Pseudo-legal micro-moves of the side to move for the DFEN's dice (every piece type when
+/// it has none), as the JVM build's `generateMoves`: no maximum-dice rule, castling under
+/// the king die whenever the right, the rook and the empty squares allow it, a pawn reaching
+/// the last rank listed once per promotion piece (`"e7e8q"`, …). In piece-type order (pawns
+/// first), then square order. `[]` for a DFEN that does not parse.
+#[wasm_bindgen(js_name = generateMoves)]
+pub fn generate_moves(dfen: Option<String>) -> Vec<String> {
+    let Some(pos) = dfen.and_then(|d| Position::from_dfen(&d).ok()) else {
+        return Vec::new();
+    };
+    dicechess::rules::generate(&pos, pool_mask(&pos), true)
+        .to_vec(&pos)
+        .iter()
+        .map(|m| m.uci())
+        .collect()
+}
+
+/// Leaf count of the JVM build's multi-die perft from `pos` (its `Perft.countNodes`).
+fn perft_pool(pos: &Position, depth: u64) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let list = dicechess::rules::generate(pos, pool_mask(pos), true);
+    if depth == 1 {
+        return list.count(pos) as u64;
+    }
+    let dice = pos.dice();
+    let mut nodes = 0;
+    list.for_each(pos, |m| {
+        let next = pos.play_unchecked(m).end_turn().with_dice(dice);
+        nodes += perft_pool(&next, depth - 1);
+    });
+    nodes
+}
+
+/// Perft as the JVM build's `perft(dfen, depth)`: leaves of `generateMoves`' tree, each move
+/// followed by the end of the turn and the same dice (or none) for the other side; king
+/// captures count and do not end the line. `1` at depth 0; `0` for a negative or non-number
+/// depth and for a DFEN that does not parse. A fractional depth is truncated. Like the JVM
+/// build's, it has no depth limit: the count grows about thirtyfold a ply.
+#[wasm_bindgen]
+pub fn perft(dfen: Option<String>, depth: JsValue) -> f64 {
+    let Some(pos) = dfen.and_then(|d| Position::from_dfen(&d).ok()) else {
+        return 0.0;
+    };
+    match depth.as_f64() {
+        Some(d) if d >= 0.0 && d.is_finite() => perft_pool(&pos, d.trunc() as u64) as f64,
+        _ => 0.0,
+    }
+}
+
+/// The one strict DFEN check: `true` for a DFEN the engine reads, else throws the engine's
+/// `Error` naming the field (`message` `castling: … in "KQxq"`, property `field`). The
+/// JVM build's calls answer `[]`, `null`, `undefined` or `0` for a bad DFEN without saying
+/// why; this says why. `null` or `undefined` is checked as the empty string.
+#[wasm_bindgen(js_name = validateDfen)]
+pub fn validate_dfen(dfen: Option<String>) -> Result<bool, JsValue> {
+    position(dfen.as_deref().unwrap_or("")).map(|_| true)
 }

@@ -1,0 +1,94 @@
+// The JVM build's JS API, drop-in: the calls of `fortemate/dicechess-engine`'s `DiceChess`
+// (Scala.js; js/src/main/scala/dicechess/engine/api/JsApi.scala and RulesOps.scala,
+// EngineFacade.scala, js/dicechess-engine.d.ts, js/dicechess-rules.d.ts, and
+// docs/src/content/docs/architecture/javascript-api.md) with their argument and return
+// conventions. The expectations are theirs: the examples of their JsApiSpec.scala and
+// RulesApiSpec.scala, their documentation, and counts that follow from their code.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import * as esm from '../pkg/index.mjs';
+import { engine } from './load.mjs';
+
+const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+const PROMO = 'k7/4P3/8/8/8/8/8/4K3 w - - 0 1 P'; // RulesApiSpec's promoDfen
+const BAD = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - 0 1 PNB';
+const KIWI = 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1';
+
+test('the JVM names are exported by require and import', () => {
+  for (const n of ['getPieceFromDice', 'getPieceTypeAt', 'generateMoves', 'perft', 'validateDfen']) {
+    assert.equal(typeof engine[n], 'function', n);
+    assert.equal(esm[n], engine[n], n);
+  }
+});
+
+test('getPieceFromDice: 1..6 → p n b r q k, null otherwise (javascript-api.md, RulesApiSpec)', () => {
+  assert.deepEqual([1, 2, 3, 4, 5, 6].map(engine.getPieceFromDice), ['p', 'n', 'b', 'r', 'q', 'k']);
+  for (const bad of [0, 7, -1, 1.5, NaN, undefined, null]) {
+    assert.equal(engine.getPieceFromDice(bad), null, String(bad));
+  }
+});
+
+test('getPieceTypeAt: the die face of the piece on a square, undefined when empty or invalid (EngineFacade)', () => {
+  assert.equal(engine.getPieceTypeAt(START, 'e2'), 1, 'their example: 1 for a pawn');
+  assert.deepEqual(['a1', 'b1', 'c1', 'd1', 'e1'].map((s) => engine.getPieceTypeAt(START, s)), [4, 2, 3, 5, 6]);
+  assert.equal(engine.getPieceTypeAt(START, 'd8'), 5, 'either colour');
+  assert.equal(engine.getPieceTypeAt(START, 'e4'), undefined, 'empty square');
+  assert.equal(engine.getPieceTypeAt(START, 'e9'), undefined, 'not a square');
+  assert.equal(engine.getPieceTypeAt(START, null), undefined);
+  assert.equal(engine.getPieceTypeAt('invalid-fen', 'e2'), undefined);
+  assert.equal(engine.getPieceTypeAt(null, 'e2'), undefined);
+});
+
+test('generateMoves: pseudo-legal moves of the dice, or of every piece without dice (RulesOps, RulesApiSpec)', () => {
+  const start = engine.generateMoves(START);
+  assert.equal(start.length, 20, 'RulesApiSpec: 20 from the start');
+  assert.ok(start.includes('e2e4'));
+  assert.equal(engine.generateMoves(PROMO).length, 4, 'RulesApiSpec: the four promotions');
+  assert.deepEqual(engine.generateMoves('invalid-fen'), []);
+  assert.deepEqual(engine.generateMoves(BAD), []);
+  assert.deepEqual(engine.generateMoves(null), []);
+  // MoveGenerator.generateMoves: the distinct dice's piece types, no maximum-dice rule.
+  assert.deepEqual(engine.generateMoves(`${START} NNN`).sort(), ['b1a3', 'b1c3', 'g1f3', 'g1h3']);
+  assert.equal(engine.generateMoves(`${START} PNB`).length, 20, '16 pawn + 4 knight, bishops blocked');
+  // addPawnCaptures: a capture of a king on the last rank is one move, no promotion.
+  assert.deepEqual(engine.generateMoves('3k4/4P3/8/8/8/8/8/4K3 w - - 0 1 P').sort(), ['e7d8', 'e7e8b', 'e7e8n', 'e7e8q', 'e7e8r']);
+  // generateCastlingMoves: castling under the king die, whatever the other dice.
+  assert.deepEqual(
+    engine.generateMoves('r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 K').sort(),
+    ['e1c1', 'e1d1', 'e1d2', 'e1e2', 'e1f1', 'e1f2', 'e1g1'],
+  );
+  // generateAllMoves (no dice): every piece type, castling included; Kiwipete has 48 moves, all pseudo-legal.
+  const kiwi = engine.generateMoves(KIWI);
+  assert.equal(kiwi.length, 48);
+  assert.ok(kiwi.includes('e1g1') && kiwi.includes('e1c1'));
+  assert.deepEqual(engine.generateMoves(`${START.replace(' w ', ' b ')}`).slice(0, 2), ['a7a6', 'a7a5'], 'black moves for black to move');
+});
+
+test('perft: leaf counts of generateMoves, 0 for a bad DFEN or a negative depth (Perft.countNodes, RulesApiSpec)', () => {
+  assert.equal(engine.perft(START, 0), 1);
+  assert.equal(engine.perft(START, 1), 20);
+  assert.equal(engine.perft(START, 2), 400);
+  assert.equal(engine.perft(START, 3), 8902, 'chess perft(3): no illegal move before ply 4');
+  assert.equal(engine.perft(KIWI, 1), 48);
+  assert.equal(engine.perft(PROMO, 1), engine.generateMoves(PROMO).length);
+  assert.equal(engine.perft('invalid-fen', 1), 0);
+  assert.equal(engine.perft(START, -1), 0);
+  assert.equal(engine.perft(null, 1), 0);
+  assert.equal(engine.perft(START, 2.9), 400, 'an Int depth: truncated');
+  // The same dice for each side in turn: with one die this is the single-die perft.
+  for (const [die, letter] of [[1, 'P'], [2, 'N'], [4, 'R'], [6, 'K']]) {
+    assert.equal(engine.perft(`${KIWI} ${letter}`, 3), engine.perftSingleDie(KIWI, die, 3), letter);
+  }
+  // Two dice: each side moves one piece of either type per ply.
+  assert.equal(engine.perft(`${START} PN`, 2), 20 * 20);
+  assert.equal(engine.perft(`${START} NN`, 2), 16, 'a repeated die counts once');
+});
+
+test('validateDfen: true for a valid DFEN, the engine\'s Error naming the field for a bad one', () => {
+  assert.equal(engine.validateDfen(START), true);
+  assert.equal(engine.validateDfen(`${START} PNB`), true);
+  assert.throws(() => engine.validateDfen(BAD), (e) => e instanceof Error && e.field === 'castling' && e.message.startsWith('castling: '));
+  assert.throws(() => engine.validateDfen(`${START} PNBQ`), (e) => e.field === 'dice');
+  assert.throws(() => engine.validateDfen('invalid-fen'), (e) => e.field === 'fields');
+  assert.throws(() => engine.validateDfen(undefined), (e) => e.field === 'fields');
+});
