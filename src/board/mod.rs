@@ -1,4 +1,4 @@
-//! One position: the `Position` row, DFEN, Zobrist keys and colour symmetry.
+//! One position: the `Position` row, DFEN, Zobrist keys, colour flip and file mirror.
 
 mod castling;
 mod dfen;

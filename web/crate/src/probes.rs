@@ -47,11 +47,36 @@ pub fn king_capture_probability(dfen: &str) -> Result<JsValue, JsValue> {
     })
 }
 
-/// The community's position key: the normalised FEN (docs/rules.md §3: placement, side,
-/// castling and only the en-passant targets the mover could capture; no clocks, no dice).
+/// The representative of a position's symmetry class, as the JVM engine's
+/// `Symmetry.canonical`: colour-flipped to White to move, then, only without castling rights
+/// (where the file mirror preserves the rules), whichever of it and its file mirror has the
+/// smaller DFEN.
+fn symmetry_canonical(pos: &Position) -> Position {
+    let white = if pos.side_to_move() == Color::Black {
+        pos.flip_colors()
+    } else {
+        *pos
+    };
+    if white.castling().0 != 0 {
+        return white;
+    }
+    let mirrored = white.mirror_files();
+    if mirrored.to_dfen() < white.to_dfen() {
+        mirrored
+    } else {
+        white
+    }
+}
+
+/// The JVM build's `canonicalKey`: the DFEN of the position's symmetry-class representative
+/// (colour flip, and the file mirror without castling rights; clocks and dice kept, the dice
+/// in the new mover's case), shared by every symmetry-equivalent position and idempotent;
+/// `undefined` for a DFEN that does not parse (`validateDfen` says why). The community's
+/// normalised FEN is `positionKeys(dfen).normalizedFen`.
 #[wasm_bindgen(js_name = canonicalKey)]
-pub fn canonical_key(dfen: &str) -> Result<String, JsValue> {
-    Ok(normalized_fen(&position(dfen)?))
+pub fn canonical_key(dfen: Option<String>) -> Option<String> {
+    let pos = Position::from_dfen(&dfen?).ok()?;
+    Some(symmetry_canonical(&pos).to_dfen())
 }
 
 /// The canonical DFEN text of a DFEN (what the engine writes; docs/rules.md §3).
