@@ -93,7 +93,6 @@ test('every DFEN argument: a bad one throws an Error naming the field, and the i
     () => engine.getLegalTurns(BAD),
     () => engine.countLegalTurns(BAD),
     () => engine.getBestMove(BAD, { algorithm: 'greedy' }),
-    () => engine.applyMove(BAD, 'e2', 'e4'),
     () => engine.endTurn(BAD),
     () => engine.getPlayableDice(BAD, []),
     () => engine.estimateEquity(BAD, { rollouts: 1 }),
@@ -107,9 +106,6 @@ test('every DFEN argument: a bad one throws an Error naming the field, and the i
     assert.equal(engine.getLegalTurns(`${START} P`).length, 16, 'still working');
   }
   for (const [arg, call] of [
-    ['from', () => engine.applyMove(PROMO, 'z9', 'e8', 'q')],
-    ['to', () => engine.applyMove(PROMO, 'e7', 'e88', 'q')],
-    ['promotion', () => engine.applyMove(PROMO, 'e7', 'e8', 'k')],
     ['die', () => engine.perftSingleDie(START, 7, 1)],
     ['depth', () => engine.perftSingleDie(START, 1, -1)],
   ]) {

@@ -116,3 +116,40 @@ test('canonicalKey: the DFEN of the symmetry-class representative (Symmetry.scal
   const ep = '4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 2';
   assert.equal(engine.canonicalKey(ep), '3k4/8/8/3pP3/8/8/8/3K4 w - d6 0 2');
 });
+
+test('applyMove without dice: the board editor plays any pseudo-legal move (RulesOps.playMove, JsApiSpec)', () => {
+  // JsApiSpec's examples, each a DFEN without dice.
+  assert.equal(engine.applyMove(START, 'e2', 'e4', undefined), 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1');
+  assert.equal(
+    engine.applyMove('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1', 'e1', 'f1', undefined),
+    'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R4K1R w kq - 1 1',
+    'castling rights are lost when the king moves',
+  );
+  assert.equal(
+    engine.applyMove('rnbqkbnr/p1pppppp/8/8/1pP5/8/PP1PPPPP/RNBQKBNR b KQkq c3 0 2', 'b4', 'c3', undefined),
+    'rnbqkbnr/p1pppppp/8/8/8/2p5/PP1PPPPP/RNBQKBNR b KQkq - 0 2',
+    'en passant removes the pawn',
+  );
+  const promo = 'rnbq1bnr/ppppPppp/8/8/8/8/PPP1PPPP/RNBQKBNR w KQ - 0 1';
+  assert.equal(engine.applyMove(promo, 'e7', 'e8', 'q'), 'rnbqQbnr/pppp1ppp/8/8/8/8/PPP1PPPP/RNBQKBNR w KQ - 0 1');
+  assert.equal(engine.applyMove(promo, 'e7', 'e8', 'n'), 'rnbqNbnr/pppp1ppp/8/8/8/8/PPP1PPPP/RNBQKBNR w KQ - 0 1');
+  assert.equal(engine.applyMove(promo, 'e7', 'e8'), engine.applyMove(promo, 'e7', 'e8', 'q'), 'no piece: the first generated, the queen');
+  assert.equal(engine.applyMove(START, 'e2', 'e5', undefined), undefined, 'pseudo-illegal');
+  // Pseudo-legal, not legal: a move into check, castling across an attacked square.
+  assert.equal(engine.applyMove('4k3/8/8/8/8/8/3r4/4K3 w - - 0 1', 'e1', 'e2'), '4k3/8/8/8/8/8/3rK3/8 w - - 1 1');
+  assert.equal(engine.applyMove('4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1', 'e1', 'g1'), '4k3/8/8/8/8/8/5r2/R4RK1 w - - 1 1');
+  // Any piece type: no die to spend.
+  assert.equal(engine.applyMove(START, 'g1', 'f3'), 'rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 1 1');
+});
+
+test('applyMove never throws: undefined for a bad DFEN, square or piece (JsApiSpec)', () => {
+  for (const [from, to] of [['e9', 'e4'], ['e2', 'z4'], ['foo', 'bar'], [null, 'e4'], ['e2', null]]) {
+    assert.equal(engine.applyMove(START, from, to, undefined), undefined, `${from} ${to}`);
+  }
+  assert.equal(engine.applyMove('invalid-fen', 'e2', 'e4', undefined), undefined);
+  assert.equal(engine.applyMove(BAD, 'e2', 'e4'), undefined);
+  assert.equal(engine.applyMove(null, 'e2', 'e4', undefined), undefined);
+  assert.equal(engine.applyMove(PROMO, 'e7', 'e8', 'k'), undefined, 'no king promotion');
+  // With dice: RulesApiSpec's example, the die spent.
+  assert.equal(engine.applyMove(PROMO, 'e7', 'e8', 'q'), 'k3Q3/8/8/8/8/8/8/4K3 w - - 0 1');
+});

@@ -91,18 +91,6 @@ pub fn count_legal_turns(dfen: &str) -> Result<u32, JsValue> {
     }))
 }
 
-/// A square name argument (`from`, `to`), or an error naming the argument.
-fn square(field: &str, text: &str) -> Result<Square, JsValue> {
-    Square::from_name(text.as_bytes())
-        .filter(|_| text.len() == 2)
-        .ok_or_else(|| {
-            field_error(
-                field,
-                &format!("{field}: {text:?} is not a square (a1 to h8)"),
-            )
-        })
-}
-
 /// A promotion argument: `q`, `r`, `b` or `n` (either case), or an error naming it.
 fn promotion(text: &str) -> Result<PieceType, JsValue> {
     let mut chars = text.chars();
@@ -117,42 +105,61 @@ fn promotion(text: &str) -> Result<PieceType, JsValue> {
     }
 }
 
-/// Play one micro-move `from`→`to` (promotion `q`/`r`/`b`/`n` for a pawn reaching the
-/// last rank) of the DFEN's roll and return the DFEN after it: the die (castling: king and
-/// rook dice) leaves the pool; the side to move and the full-move number stay (end the turn
-/// with `endTurn`). A king capture ends the game, so the dice left over are dropped.
-/// Returns `undefined` when the move is not one of `getLegalUciMoves(dfen)` (a promotion
-/// needs its piece). Throws for a bad DFEN or a malformed square or promotion.
+/// Play one micro-move `from`→`to` and return the DFEN after it, as the JVM build's
+/// `applyMove`; the side to move and the full-move number stay (end the turn with
+/// `endTurn`). Never throws: `undefined` for a move it refuses, a DFEN that does not parse,
+/// a square that is not `a1`…`h8` or a promotion that is not `q`, `r`, `b` or `n` (either
+/// case); `validateDfen` says what is wrong with a DFEN.
 ///
-/// The check is made against this DFEN's own roll, as the JVM API does. Chaining
-/// `applyMove` agrees with the whole-turn rule along every legal path, but a prefix that is
-/// legal only because it leads to a king capture may then continue with fewer dice than the
-/// rule allows; validate whole turns with `getLegalTurns` on the DFEN of the turn's start.
+/// * With dice (a turn in play): the move must be one of `getLegalUciMoves(dfen)` (a
+///   promotion needs its piece); its die (castling: king and rook dice) leaves the pool, and
+///   a king capture ends the game, so the dice left over are dropped. The check is made
+///   against this DFEN's own roll: chaining `applyMove` agrees with the whole-turn rule along
+///   every legal path, but a prefix that is legal only because it leads to a king capture may
+///   then continue with fewer dice than the rule allows; validate whole turns with
+///   `getLegalTurns` on the DFEN of the turn's start.
+/// * Without dice (a board editor, an analysis board; the JVM build's `RulesOps.playMove`):
+///   any pseudo-legal move of the side to move, of any piece, castling included when the
+///   right, the rook and the empty squares allow it (attacked squares do not matter). A
+///   promotion without a piece promotes to a queen; a piece given for a move that does not
+///   promote is ignored.
 #[wasm_bindgen(js_name = applyMove)]
 pub fn apply_move(
-    dfen: &str,
-    from: &str,
-    to: &str,
+    dfen: Option<String>,
+    from: Option<String>,
+    to: Option<String>,
     promotion_piece: Option<String>,
-) -> Result<Option<String>, JsValue> {
-    let pos = position(dfen)?;
-    let (from, to) = (square("from", from)?, square("to", to)?);
-    let promo = promotion_piece
-        .as_deref()
-        .filter(|p| !p.is_empty())
-        .map(promotion)
-        .transpose()?;
+) -> Option<String> {
+    let pos = Position::from_dfen(&dfen?).ok()?;
+    let (from, to) = (
+        Square::from_name(from?.as_bytes())?,
+        Square::from_name(to?.as_bytes())?,
+    );
+    let promo = match promotion_piece.as_deref().filter(|p| !p.is_empty()) {
+        Some(p) => Some(promotion(p).ok()?),
+        None => None,
+    };
+    let promoted = |m: &MicroMove| match m.kind {
+        MoveKind::Promotion(p) => Some(p),
+        _ => None,
+    };
     if pos.dice().is_empty() {
-        return Ok(None);
+        let all = PieceType::ALL.iter().fold(0, |mask, p| mask | p.mask_bit());
+        let moves = dicechess::rules::generate(&pos, all, true).to_vec(&pos);
+        let found = moves.into_iter().find(|m| {
+            m.from == from
+                && m.to == to
+                && match (promoted(m), promo) {
+                    (Some(p), Some(want)) => p == want,
+                    _ => true, // the first promotion generated is the queen's
+                }
+        })?;
+        return Some(pos.play_unchecked(found).to_dfen());
     }
-    let found = legal_first_moves(&pos).into_iter().find(|m| {
-        let p = match m.kind {
-            MoveKind::Promotion(p) => Some(p),
-            _ => None,
-        };
-        m.from == from && m.to == to && p == promo
-    });
-    Ok(found.map(|m| played(&pos, m).to_dfen()))
+    let found = legal_first_moves(&pos)
+        .into_iter()
+        .find(|m| m.from == from && m.to == to && promoted(m) == promo)?;
+    Some(played(&pos, found).to_dfen())
 }
 
 /// The position after `m`; after a king capture without the void dice (docs/rules.md §2.6).
