@@ -67,7 +67,10 @@ fn plays_a_challenge_to_the_end_with_legal_turns_only() {
     let server = MockServer::start(|s| {
         s.challenges.push(challenge("challenge-1", fischer(), true));
     });
-    let (cfg, lines) = config(&server, "best", 1);
+    let (mut cfg, lines) = config(&server, "best", 1);
+    // Polls come every `poll` or when woken (an account event, a game's end), never while a
+    // game is merely running.
+    cfg.poll = Duration::from_secs(60);
     let report = run_for(cfg, Duration::from_secs(120)).unwrap();
     assert_eq!(report.account, "bot:team:anon:us");
     assert_eq!(report.accepted, 1);
@@ -100,6 +103,9 @@ fn plays_a_challenge_to_the_end_with_legal_turns_only() {
             .position(|r| r.1.ends_with("/move"))
             .unwrap();
         assert!(seed_at < first_move);
+        let polls = s.requests.iter().filter(|r| r.1 == "/bot/games").count();
+        let turns = s.requests.iter().filter(|r| r.1.ends_with("/move")).count();
+        assert!(polls <= 4, "{polls} polls of /bot/games in a game of {turns} turns");
     });
     // Every turn was thought inside the budget the (Fischer) clock allowed.
     for t in events(&lines, "think") {

@@ -13,7 +13,7 @@ use serde_json::json;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Why the client stopped short.
 #[derive(Debug, thiserror::Error)]
@@ -129,34 +129,48 @@ impl Client {
     /// The loop: reap ended games, pick up live ones, judge challenges, wait for the next
     /// poll or a wake-up from the account stream.
     fn serve(&mut self, wake: &Receiver<()>) -> Result<(), PlayError> {
+        let mut next_poll = Instant::now();
         loop {
-            self.reap();
+            if self.reap() {
+                // A game ended: a waiting challenge may be taken now.
+                next_poll = Instant::now();
+            }
             if self.control().is_quitting() || self.done() {
                 return Ok(());
             }
-            let mut wait = self.shared.config.poll;
-            match self.sync() {
-                Ok(again) => {
-                    self.backoff.reset();
-                    if again {
-                        wait = Duration::ZERO;
+            if Instant::now() >= next_poll {
+                next_poll = match self.sync() {
+                    Ok(again) => {
+                        self.backoff.reset();
+                        let after = if again {
+                            Duration::ZERO
+                        } else {
+                            self.shared.config.poll
+                        };
+                        Instant::now() + after
                     }
-                }
-                Err(e) if e.is_transient() => {
-                    wait = self.backoff.next_delay(e.retry_after());
-                    self.log(
-                        "retry",
-                        json!({"reason": e.to_string(), "waitMs": wait.as_millis() as u64}),
-                    );
-                }
-                Err(e) => return Err(e.into()),
+                    Err(e) if e.is_transient() => {
+                        let wait = self.backoff.next_delay(e.retry_after());
+                        self.log(
+                            "retry",
+                            json!({"reason": e.to_string(), "waitMs": wait.as_millis() as u64}),
+                        );
+                        Instant::now() + wait
+                    }
+                    Err(e) => return Err(e.into()),
+                };
             }
-            // Games end on their own threads: look again soon while any runs.
+            // The server is polled every `poll`; the game threads are reaped (locally) every
+            // 250 ms while any runs.
+            let mut wait = next_poll.saturating_duration_since(Instant::now());
             if !self.running.is_empty() {
                 wait = wait.min(Duration::from_millis(250));
             }
             match wake.recv_timeout(wait) {
-                Ok(()) => while wake.try_recv().is_ok() {},
+                Ok(()) => {
+                    while wake.try_recv().is_ok() {}
+                    next_poll = Instant::now();
+                }
                 Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => {}
             }
         }
@@ -184,13 +198,15 @@ impl Client {
                 .is_none_or(|n| self.report.games.len() + self.running.len() < n)
     }
 
-    fn reap(&mut self) {
+    /// Collect the games whose threads ended; whether any did.
+    fn reap(&mut self) -> bool {
         let ended: Vec<String> = self
             .running
             .iter()
             .filter(|(_, h)| h.is_finished())
             .map(|(id, _)| id.clone())
             .collect();
+        let any = !ended.is_empty();
         for id in ended {
             let handle = self.running.remove(&id).expect("listed above");
             let summary = handle.join().unwrap_or_else(|_| GameSummary {
@@ -205,6 +221,7 @@ impl Client {
             self.ended.insert(id);
             self.report.games.push(summary);
         }
+        any
     }
 
     /// One poll: the games we sit in (started on their threads), then the challenges.
