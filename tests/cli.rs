@@ -171,11 +171,18 @@ fn turns_tree_is_the_play_servers_move_tree_byte_for_byte() {
         let text = std::fs::read_to_string(format!("{dir}/{name}")).unwrap();
         let delivery: serde_json::Value = serde_json::from_str(&text).unwrap();
         let tree = serde_json::to_string(&delivery["state"]["legalMoves"]).unwrap();
-        assert!(text.contains(&tree), "{name}: the tree is written as in the file");
+        assert!(
+            text.contains(&tree),
+            "{name}: the tree is written as in the file"
+        );
         let dfen = delivery["state"]["dfen"].as_str().unwrap();
         let o = dicechess(&["turns", dfen, "--tree"]);
         assert!(o.status.success(), "{name}");
-        assert_eq!(String::from_utf8(o.stdout).unwrap().trim_end(), tree, "{name}");
+        assert_eq!(
+            String::from_utf8(o.stdout).unwrap().trim_end(),
+            tree,
+            "{name}"
+        );
         compared += 1;
     }
     assert_eq!(compared, 4);

@@ -105,7 +105,10 @@ fn plays_a_challenge_to_the_end_with_legal_turns_only() {
         assert!(seed_at < first_move);
         let polls = s.requests.iter().filter(|r| r.1 == "/bot/games").count();
         let turns = s.requests.iter().filter(|r| r.1.ends_with("/move")).count();
-        assert!(polls <= 4, "{polls} polls of /bot/games in a game of {turns} turns");
+        assert!(
+            polls <= 4,
+            "{polls} polls of /bot/games in a game of {turns} turns"
+        );
     });
     // Every turn was thought inside the budget the (Fischer) clock allowed.
     for t in events(&lines, "think") {
