@@ -10,6 +10,7 @@ export const {
   getLegalTurnTree,
   countLegalTurns,
   getBestMove,
+  getAvailableTimePolicies,
   applyMove,
   endTurn,
   getPlayableDice,

@@ -153,3 +153,57 @@ test('applyMove never throws: undefined for a bad DFEN, square or piece (JsApiSp
   // With dice: RulesApiSpec's example, the die spent.
   assert.equal(engine.applyMove(PROMO, 'e7', 'e8', 'q'), 'k3Q3/8/8/8/8/8/8/4K3 w - - 0 1');
 });
+
+test('getAvailableTimePolicies: the built-in policy ids, the default first (JsApiSpec, javascript-api.md)', () => {
+  assert.deepEqual(engine.getAvailableTimePolicies(), ['empirical-v1', 'legacy-linear-v1']);
+  assert.equal(esm.getAvailableTimePolicies, engine.getAvailableTimePolicies);
+});
+
+// JsApiSpec's budgetDfen: one legal turn (the promotion), no king capture.
+test('getBestMove: clock, timePolicy and timeBudgetMs as the JVM build turns them into budgetMs (JsApiSpec)', () => {
+  const mc = (o) => engine.getBestMove(PROMO, { algorithm: 'monte-carlo', ...o });
+  const legal = (r) => r.moves.length === 1 && r.moves[0].from === 'e7' && r.moves[0].to === 'e8';
+  assert.deepEqual(Object.keys(mc({})).slice(0, 4), ['moves', 'score', 'timeTakenMs', 'budgetMs']);
+  const timed = mc({ timeBudgetMs: 25 });
+  assert.ok(legal(timed));
+  assert.equal(timed.budgetMs, 25);
+  assert.equal(mc({}).budgetMs, 0, 'an unbounded search reports a zero budget');
+  const greedy = engine.getBestMove(PROMO, { algorithm: 'greedy', timeBudgetMs: 25, clock: { remainingMs: 60000, incrementMs: 0 } });
+  assert.ok(legal(greedy));
+  assert.equal(greedy.budgetMs, 0, 'a bot without a deadline ignores both');
+  // TimeManager.budgetMs(clock, 150) by hand (docs: reserve max(300, 5 %), spendable / turns left + increment,
+  // cap 20 %, 200 ms under 2 s spendable, at least 20 ms; less the 150 ms worker allowance, at least 20).
+  // 400 ms: 100 spendable → 20 ms, the floor.
+  assert.equal(mc({ clock: { remainingMs: 400, incrementMs: 0, moveNumber: 40 } }).budgetMs, 20);
+  assert.equal(mc({ clock: { remainingMs: 400, incrementMs: 0, moveNumber: 40 }, timeBudgetMs: 9999 }).budgetMs, 20, 'the clock wins');
+  // 5000 ms at move 1: 4700 spendable; empirical-v1 expects 7.517 turns (625 → 475), legacy-linear-v1 29 (162 → 20).
+  const clock = { remainingMs: 5000, incrementMs: 0, moveNumber: 1 };
+  assert.equal(mc({ clock }).budgetMs, 475);
+  assert.equal(mc({ clock, timePolicy: 'empirical-v1' }).budgetMs, 475);
+  assert.equal(mc({ clock, timePolicy: 'legacy-linear-v1' }).budgetMs, 20);
+  assert.equal(mc({ clock, timePolicy: 'LEGACY-LINEAR-V1' }).budgetMs, 20, 'ids are case-insensitive');
+  assert.equal(mc({ clock, timePolicy: 'unknown' }).budgetMs, 475, 'an unknown id: the default');
+  // moveNumber defaults to the DFEN's full-move number: 60 s, 57 s spendable; at move 1 7.517 turns, at 40 12.05.
+  assert.equal(mc({ clock: { remainingMs: 60000 } }).budgetMs, 7582 - 150);
+  assert.equal(mc({ clock: { remainingMs: 60000, moveNumber: 40 } }).budgetMs, 4730 - 150);
+  assert.equal(mc({ clock: { remainingMs: 60000, movesToGo: 10 } }).budgetMs, 5700 - 150, 'an explicit movesToGo');
+  assert.equal(mc({ clock: { remainingMs: 60000, incrementMs: 1000, movesToGo: 10 } }).budgetMs, 6700 - 150, 'plus the increment');
+  // A malformed or non-finite clock falls back to timeBudgetMs.
+  assert.equal(mc({ clock: { incrementMs: 5000 }, timeBudgetMs: 25 }).budgetMs, 25);
+  assert.equal(mc({ clock: { remainingMs: Infinity, incrementMs: NaN }, timeBudgetMs: 25 }).budgetMs, 25);
+  assert.equal(mc({ clock: null, timeBudgetMs: 25 }).budgetMs, 25);
+});
+
+test('getBestMove: the JVM build\'s answers for bad input (JsApiSpec, BotRegistry)', () => {
+  const zero = { moves: [], score: 0, timeTakenMs: 0, budgetMs: 0 };
+  for (const d of [null, undefined, 'invalid-fen', BAD]) {
+    const r = engine.getBestMove(d);
+    assert.deepEqual({ moves: r.moves, score: r.score, timeTakenMs: r.timeTakenMs, budgetMs: r.budgetMs }, zero, String(d));
+  }
+  assert.equal(engine.getBestMove(PROMO, { algorithm: 'no-such-bot' }).algorithm, 'greedy', 'an unknown id: the default');
+  assert.equal(engine.getBestMove(PROMO, { algorithm: 'Monte-Carlo', timeBudgetMs: 25 }).algorithm, 'monte-carlo', 'any case');
+  assert.equal(engine.getBestMove(PROMO, 7).algorithm, 'greedy', 'options not an object: defaults');
+  assert.equal(engine.getBestMove(PROMO, { algorithm: 'monte-carlo', timeBudgetMs: 'x' }).budgetMs, 0, 'not a number: ignored');
+  assert.equal(engine.getBestMove(PROMO, { algorithm: 'monte-carlo', timeBudgetMs: -5 }).budgetMs, 0, 'not positive: ignored');
+  assert.deepEqual(engine.getBestMove(START).moves, [], 'no dice: no move');
+});

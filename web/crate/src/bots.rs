@@ -1,9 +1,11 @@
 //! The bots that need no files and no ONNX Runtime: the registry and one decision.
 
-use crate::js::{field_error, rolled_position, to_js, Options, MAX_SAFE_INTEGER};
+use crate::js::{field_error, to_js, Options, MAX_SAFE_INTEGER};
+use dicechess::board::Position;
 use dicechess::bots::{bot_by_id, registry, BotOptions, Turn};
 use dicechess::bots::{choose_bounded, root_budget, Bounded};
 use dicechess::rules::MoveKind;
+use dicechess::search::{budget_ms, ClockState, TimePolicy};
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
@@ -56,38 +58,150 @@ struct Move {
     promotion: Option<String>,
 }
 
-/// A decision in the JVM API's shape, plus the bot's id and whether the root budget's
-/// fallback answered (as `dicechess bestmove` reports it).
+/// A decision in the JVM API's shape (`moves`, `score`, `timeTakenMs`, `budgetMs`), plus the
+/// bot's id and whether the root budget's fallback answered (as `dicechess bestmove`
+/// reports it).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct BestMove {
     moves: Vec<Move>,
     score: f64,
     time_taken_ms: f64,
+    budget_ms: f64,
     algorithm: String,
     fallback: bool,
 }
 
+/// The JVM build's time-management policies, by id, in its presentation order (its
+/// `TimePolicies.available`); the first is the default.
+const TIME_POLICIES: [(&str, TimePolicy); 2] = [
+    ("empirical-v1", TimePolicy::EmpiricalV1),
+    ("legacy-linear-v1", TimePolicy::LegacyLinearV1),
+];
+
+/// The JVM build's Web Worker allowance (its `WorkerOverheadBufferMs`), ms, taken off a
+/// clock's budget: a worker round trip and one uninterruptible step of the search.
+const WORKER_OVERHEAD_MS: u64 = 150;
+
+/// The bots that think under a deadline (the JVM build's `TimeBudgetedSearch`: Monte-Carlo
+/// and the expectimax searchers); the others ignore `clock` and `timeBudgetMs`.
+const TIMED_BOTS: [&str; 5] = [
+    "monte-carlo",
+    "expectimax",
+    "expectimax-d3",
+    "best-v1",
+    "best",
+];
+
+/// The stable ids of the time-management policies `getBestMove`'s `timePolicy` takes, as
+/// the JVM build's `getAvailableTimePolicies`: `["empirical-v1", "legacy-linear-v1"]`
+/// (the first, calibrated on production games, is the default).
+#[wasm_bindgen(js_name = getAvailableTimePolicies)]
+pub fn get_available_time_policies() -> Vec<String> {
+    TIME_POLICIES
+        .iter()
+        .map(|(id, _)| (*id).to_owned())
+        .collect()
+}
+
+/// A property of a JS object, `undefined` for a non-object.
+fn property(object: &JsValue, name: &str) -> JsValue {
+    if !object.is_object() {
+        return JsValue::UNDEFINED;
+    }
+    js_sys::Reflect::get(object, &name.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// A finite number property (the JVM build's `numField`), else `None`.
+fn finite(object: &JsValue, name: &str) -> Option<f64> {
+    property(object, name).as_f64().filter(|x| x.is_finite())
+}
+
+/// The JVM build's `clock` option: `None` unless it is an object with a finite
+/// `remainingMs`; `incrementMs` defaults to 0, `moveNumber` to the DFEN's full-move number,
+/// `movesToGo` to the policy's estimate; numbers are truncated to integers as its `toLong`
+/// and `toInt` do, negative times count as 0.
+fn clock_option(options: &JsValue, fullmove: u32) -> Option<ClockState> {
+    let clock = property(options, "clock");
+    let remaining = finite(&clock, "remainingMs")?;
+    Some(ClockState {
+        remaining_ms: remaining.max(0.0) as u64,
+        increment_ms: finite(&clock, "incrementMs").map_or(0, |x| x.max(0.0) as u64),
+        move_number: finite(&clock, "moveNumber").map_or(fullmove, |x| x.max(0.0) as u32),
+        moves_to_go: finite(&clock, "movesToGo").map(f64::trunc),
+    })
+}
+
+/// The think time, ms, for `bot` (0: no deadline), as the JVM build's `getBestMove` works it
+/// out: for a bot that thinks under a deadline, a valid `clock` with the `timePolicy` named
+/// (case-insensitive; absent or unknown: the default) less the worker allowance, else a
+/// positive `timeBudgetMs`; 0 for the other bots.
+fn think_ms(bot: &str, options: &JsValue, fullmove: u32) -> u64 {
+    if !TIMED_BOTS.contains(&bot) {
+        return 0;
+    }
+    if let Some(clock) = clock_option(options, fullmove) {
+        let named = property(options, "timePolicy").as_string();
+        let policy = TIME_POLICIES
+            .iter()
+            .find(|(id, _)| named.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(id)))
+            .map_or(TIME_POLICIES[0].1, |(_, p)| *p);
+        return budget_ms(&clock, policy, WORKER_OVERHEAD_MS);
+    }
+    property(options, "timeBudgetMs")
+        .as_f64()
+        .filter(|x| *x >= 1.0)
+        .map_or(0, |x| x.min(i32::MAX as f64) as u64)
+}
+
 /// Choose a turn for the rolled DFEN with a bot (`dicechess bestmove`, on the calling
-/// thread: run it in a Web Worker in a page). Options: `algorithm` (a bot id from
-/// `getAvailableBots`, default `"greedy"`), `timeBudgetMs` (think at most this long, and
-/// the root enumeration's work budget that follows from it; default: no deadline), `seed`
-/// (tie-breaks and sampling, default 0). Returns `{moves: [{from, to, promotion?}], score,
-/// timeTakenMs, algorithm, fallback}`; `moves` is empty for a forced pass.
+/// thread: run it in a Web Worker in a page), with the JVM build's options and answers.
+/// Options (anything else in the object, or a non-object, is ignored): `algorithm` (a bot
+/// id from `getAvailableBots`, any case; absent or unknown: `"greedy"`), `clock`
+/// (`{remainingMs, incrementMs?, moveNumber?, movesToGo?}`, the live clock, turned into the
+/// think time by `timePolicy`, one of `getAvailableTimePolicies()`), `timeBudgetMs` (a
+/// think time used when there is no valid `clock`), `seed` (ours: tie-breaks and sampling,
+/// a non-negative integer, default 0). Only the bots that think under a deadline use a think
+/// time (see [`TIMED_BOTS`]); without one there is no deadline.
+///
+/// Returns `{moves: [{from, to, promotion?}], score, timeTakenMs, budgetMs, algorithm,
+/// fallback}`: `budgetMs` the think time used (0: none), `algorithm` the bot that played.
+/// `moves` is empty for a forced pass and for a DFEN without dice; a DFEN that does not
+/// parse gets `{moves: [], score: 0, timeTakenMs: 0, budgetMs: 0, …}`, as the JVM build
+/// answers (`validateDfen` says why).
 #[wasm_bindgen(js_name = getBestMove)]
-pub fn get_best_move(dfen: &str, options: JsValue) -> Result<JsValue, JsValue> {
-    let pos = rolled_position(dfen)?;
-    let o = Options::new(&options)?;
-    let id = o
-        .string("algorithm")?
-        .unwrap_or_else(|| DEFAULT_ALGORITHM.to_owned());
-    let think = o
-        .integer("timeBudgetMs", MAX_SAFE_INTEGER)?
-        .map(Duration::from_millis);
+pub fn get_best_move(dfen: Option<String>, options: JsValue) -> Result<JsValue, JsValue> {
+    let o = if options.is_object() && !js_sys::Array::is_array(&options) {
+        Options::new(&options)?
+    } else {
+        Options::new(&JsValue::UNDEFINED)?
+    };
     let seed = o.integer("seed", MAX_SAFE_INTEGER)?.unwrap_or(0);
-    let bot = bot_by_id(&id, &BotOptions::default())
+    let named = property(&options, "algorithm")
+        .as_string()
+        .map(|a| a.to_ascii_lowercase());
+    let bot = named
+        .and_then(|id| bot_by_id(&id, &BotOptions::default()).ok())
+        .map_or_else(|| bot_by_id(DEFAULT_ALGORITHM, &BotOptions::default()), Ok)
         .map_err(|e| field_error("algorithm", &format!("algorithm: {e}")))?;
+    let id = bot.info().id;
+    let empty = |budget_ms: u64, time_taken_ms: f64| BestMove {
+        moves: Vec::new(),
+        score: 0.0,
+        time_taken_ms,
+        budget_ms: budget_ms as f64,
+        algorithm: id.clone(),
+        fallback: false,
+    };
+    let Some(pos) = dfen.and_then(|d| Position::from_dfen(&d).ok()) else {
+        return to_js(&empty(0, 0.0));
+    };
     let start = Instant::now();
+    let budget_ms = think_ms(&id, &options, pos.fullmove());
+    if pos.dice().is_empty() {
+        return to_js(&empty(budget_ms, start.elapsed().as_secs_f64() * 1e3));
+    }
+    let think = (budget_ms > 0).then(|| Duration::from_millis(budget_ms));
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut budget = root_budget(think);
     let bounded = choose_bounded(
@@ -122,7 +236,8 @@ pub fn get_best_move(dfen: &str, options: JsValue) -> Result<JsValue, JsValue> {
         moves,
         score: choice.score,
         time_taken_ms: start.elapsed().as_secs_f64() * 1e3,
-        algorithm: bot.info().id,
+        budget_ms: budget_ms as f64,
+        algorithm: id,
         fallback,
     })
 }

@@ -6,7 +6,8 @@
 //! `getPlayableDice`, `estimateEquity`, `kingCaptureProbability`, `canonicalKey`, plus a few
 //! helpers the tests and the page use (`canonicalDfen`, `positionKeys`, `countLegalTurns`,
 //! `perftSingleDie`) and the game analysis (`analyzeGame`, `hint`). The JVM build's rules
-//! helpers (`getPieceFromDice`, `getPieceTypeAt`, `generateMoves`, `perft`) answer as theirs
+//! helpers (`getPieceFromDice`, `getPieceTypeAt`, `generateMoves`, `perft`), `canonicalKey`,
+//! `applyMove`, `getBestMove` and `getAvailableTimePolicies` answer as theirs
 //! do (`null`, `undefined`, `[]`, `0` for bad input); `validateDfen` is the strict check.
 //!
 //! Every other function that takes a DFEN throws a JS `Error` whose message is the engine's
