@@ -207,3 +207,53 @@ test('getBestMove: the JVM build\'s answers for bad input (JsApiSpec, BotRegistr
   assert.equal(engine.getBestMove(PROMO, { algorithm: 'monte-carlo', timeBudgetMs: -5 }).budgetMs, 0, 'not positive: ignored');
   assert.deepEqual(engine.getBestMove(START).moves, [], 'no dice: no move');
 });
+
+// SearchAlgorithm's defaults (GreedySearch keeps them): never offer a double, take one when the logistic
+// win probability 1 / (1 + e^(−eval/400)) of the side to move exceeds 0.25, never offer or accept a draw.
+// The cautious bot (0.70 / 0.35, a draw offered after move 30 when |eval| < 50, accepted when eval < −100)
+// and the Monte-Carlo bot (draws on dead-draw material) override them.
+test('shouldBotOfferDouble, shouldBotAcceptDouble, shouldBotOfferDraw, shouldBotAcceptDraw (javascript-api.md)', () => {
+  const lost = 'rnbqkbnr/pppppppp/8/8/8/8/8/4K3 w kq - 0 1'; // a lone king to move against the full army
+  const won = '4k3/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1';
+  const dead = '8/4k3/8/8/8/3BK3/8/8 w - - 0 1'; // K+B v K, the bishop's light squares, the king on a dark one
+  const late = START.replace(' 0 1', ' 0 31');
+  const ask = (d, algorithm) => {
+    const o = algorithm === undefined ? undefined : { algorithm };
+    return [
+      engine.shouldBotOfferDouble(d, 1, o),
+      engine.shouldBotAcceptDouble(d, 2, o),
+      engine.shouldBotOfferDraw(d, o),
+      engine.shouldBotAcceptDraw(d, o),
+    ];
+  };
+  for (const algorithm of [undefined, 'greedy', 'GREEDY', 'no-such-bot']) {
+    assert.deepEqual(ask(START, algorithm), [false, true, false, false], `${algorithm}: even, take`);
+    assert.deepEqual(ask(lost, algorithm), [false, false, false, false], `${algorithm}: lost, drop`);
+    assert.deepEqual(ask(won, algorithm), [false, true, false, false], `${algorithm}: never offers`);
+  }
+  assert.deepEqual(ask(START, 'cautious-greedy'), [false, true, false, false]);
+  assert.deepEqual(ask(late, 'cautious-greedy'), [false, true, true, false], 'after move 30, level: offers a draw');
+  assert.deepEqual(ask(won, 'cautious-greedy'), [true, true, false, false], 'p > 0.70: doubles');
+  assert.deepEqual(ask(lost, 'cautious-greedy'), [false, false, false, true], 'eval < −100: accepts a draw');
+  assert.deepEqual(ask(dead, 'monte-carlo').slice(2), [true, true], 'dead-draw material');
+  assert.deepEqual(ask(START, 'monte-carlo').slice(2), [false, false]);
+  assert.deepEqual(ask(late, 'aggressive').slice(2), [false, false], 'never draws');
+  assert.deepEqual(ask(lost, 'aggressive').slice(2), [false, false], 'never draws');
+  // The random bot's coin flips: 15 % offer, 50 % take, 5 % draw offers, 20 % draw accepts.
+  const share = (f) => {
+    let n = 0;
+    for (let seed = 0; seed < 2000; seed++) n += f({ algorithm: 'random', seed });
+    return n / 2000;
+  };
+  assert.ok(Math.abs(share((o) => engine.shouldBotOfferDouble(START, 1, o)) - 0.15) < 0.04);
+  assert.ok(Math.abs(share((o) => engine.shouldBotAcceptDouble(START, 2, o)) - 0.5) < 0.05);
+  assert.ok(Math.abs(share((o) => engine.shouldBotOfferDraw(START, o)) - 0.05) < 0.025);
+  assert.ok(Math.abs(share((o) => engine.shouldBotAcceptDraw(START, o)) - 0.2) < 0.04);
+  // A bad DFEN: false, never an error.
+  for (const d of [null, undefined, 'invalid-fen', BAD]) {
+    assert.deepEqual(ask(d, 'cautious-greedy'), [false, false, false, false], String(d));
+  }
+  for (const n of ['shouldBotOfferDouble', 'shouldBotAcceptDouble', 'shouldBotOfferDraw', 'shouldBotAcceptDraw']) {
+    assert.equal(esm[n], engine[n], n);
+  }
+});

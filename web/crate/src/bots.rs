@@ -2,7 +2,7 @@
 
 use crate::js::{field_error, to_js, Options, MAX_SAFE_INTEGER};
 use dicechess::board::Position;
-use dicechess::bots::{bot_by_id, registry, BotOptions, Turn};
+use dicechess::bots::{bot_by_id, registry, Bot, BotOptions, Turn};
 use dicechess::bots::{choose_bounded, root_budget, Bounded};
 use dicechess::rules::MoveKind;
 use dicechess::search::{budget_ms, ClockState, TimePolicy};
@@ -177,13 +177,7 @@ pub fn get_best_move(dfen: Option<String>, options: JsValue) -> Result<JsValue, 
         Options::new(&JsValue::UNDEFINED)?
     };
     let seed = o.integer("seed", MAX_SAFE_INTEGER)?.unwrap_or(0);
-    let named = property(&options, "algorithm")
-        .as_string()
-        .map(|a| a.to_ascii_lowercase());
-    let bot = named
-        .and_then(|id| bot_by_id(&id, &BotOptions::default()).ok())
-        .map_or_else(|| bot_by_id(DEFAULT_ALGORITHM, &BotOptions::default()), Ok)
-        .map_err(|e| field_error("algorithm", &format!("algorithm: {e}")))?;
+    let bot = bot_of(&options)?;
     let id = bot.info().id;
     let empty = |budget_ms: u64, time_taken_ms: f64| BestMove {
         moves: Vec::new(),
@@ -240,4 +234,91 @@ pub fn get_best_move(dfen: Option<String>, options: JsValue) -> Result<JsValue, 
         algorithm: id,
         fallback,
     })
+}
+
+/// The bot of the JVM build's `options.algorithm` (any case; absent, unknown or needing a
+/// model: `"greedy"`, its `BotRegistry.defaultAlgorithm`).
+fn bot_of(options: &JsValue) -> Result<Box<dyn Bot>, JsValue> {
+    property(options, "algorithm")
+        .as_string()
+        .and_then(|id| bot_by_id(&id.to_ascii_lowercase(), &BotOptions::default()).ok())
+        .map_or_else(|| bot_by_id(DEFAULT_ALGORITHM, &BotOptions::default()), Ok)
+        .map_err(|e| field_error("algorithm", &format!("algorithm: {e}")))
+}
+
+/// Which of a bot's draw and doubling decisions to take.
+#[derive(Clone, Copy)]
+enum Decision {
+    OfferDouble,
+    AcceptDouble,
+    OfferDraw,
+    AcceptDraw,
+}
+
+/// One draw or doubling decision of the `options.algorithm` bot for the DFEN's side to move,
+/// as the JVM build's `shouldBot…` calls ask it: `false` for a DFEN that does not parse.
+/// The coin flips of the `random` bot use `options.seed` (ours) when it is a non-negative
+/// integer, else a fresh seed as the JVM build's fresh `Random`.
+fn decide(dfen: Option<String>, options: &JsValue, what: Decision) -> Result<bool, JsValue> {
+    let bot = bot_of(options)?;
+    let Some(pos) = dfen.and_then(|d| Position::from_dfen(&d).ok()) else {
+        return Ok(false);
+    };
+    let seed = property(options, "seed")
+        .as_f64()
+        .filter(|s| s.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER as f64).contains(s))
+        .map_or_else(
+            || (js_sys::Math::random() * MAX_SAFE_INTEGER as f64) as u64,
+            |s| s as u64,
+        );
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let (policy, color) = (bot.policy(), pos.side_to_move());
+    Ok(match what {
+        Decision::OfferDouble => policy.offer_double(&pos, color, &mut rng),
+        Decision::AcceptDouble => policy.accept_double(&pos, color, &mut rng),
+        Decision::OfferDraw => policy.offer_draw(&pos, color, &mut rng),
+        Decision::AcceptDraw => policy.accept_draw(&pos, color, &mut rng),
+    })
+}
+
+/// Whether the `options.algorithm` bot (default `"greedy"`) would offer a double before its
+/// roll, as the side to move of the DFEN (the JVM build's `shouldBotOfferDouble`; the stake
+/// does not change the answer, as in theirs). `false` for a DFEN that does not parse.
+#[wasm_bindgen(js_name = shouldBotOfferDouble)]
+pub fn should_bot_offer_double(
+    dfen: Option<String>,
+    current_stake: JsValue,
+    options: JsValue,
+) -> Result<bool, JsValue> {
+    let _ = current_stake;
+    decide(dfen, &options, Decision::OfferDouble)
+}
+
+/// Whether the `options.algorithm` bot (default `"greedy"`) would take a double, judged for
+/// the DFEN's side to move, as the JVM build's `shouldBotAcceptDouble` judges it (pass a
+/// DFEN with the responder to move). `false` for a DFEN that does not parse.
+#[wasm_bindgen(js_name = shouldBotAcceptDouble)]
+pub fn should_bot_accept_double(
+    dfen: Option<String>,
+    current_stake: JsValue,
+    options: JsValue,
+) -> Result<bool, JsValue> {
+    let _ = current_stake;
+    decide(dfen, &options, Decision::AcceptDouble)
+}
+
+/// Whether the `options.algorithm` bot (default `"greedy"`) would offer a draw as the DFEN's
+/// side to move (the JVM build's `shouldBotOfferDraw`). `false` for a DFEN that does not
+/// parse.
+#[wasm_bindgen(js_name = shouldBotOfferDraw)]
+pub fn should_bot_offer_draw(dfen: Option<String>, options: JsValue) -> Result<bool, JsValue> {
+    decide(dfen, &options, Decision::OfferDraw)
+}
+
+/// Whether the `options.algorithm` bot (default `"greedy"`) would accept a draw offered to
+/// the DFEN's side to move (the JVM build's `shouldBotAcceptDraw`). `false` for a DFEN that
+/// does not parse.
+#[wasm_bindgen(js_name = shouldBotAcceptDraw)]
+pub fn should_bot_accept_draw(dfen: Option<String>, options: JsValue) -> Result<bool, JsValue> {
+    decide(dfen, &options, Decision::AcceptDraw)
 }

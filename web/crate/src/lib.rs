@@ -7,8 +7,10 @@
 //! helpers the tests and the page use (`canonicalDfen`, `positionKeys`, `countLegalTurns`,
 //! `perftSingleDie`) and the game analysis (`analyzeGame`, `hint`). The JVM build's rules
 //! helpers (`getPieceFromDice`, `getPieceTypeAt`, `generateMoves`, `perft`), `canonicalKey`,
-//! `applyMove`, `getBestMove` and `getAvailableTimePolicies` answer as theirs
-//! do (`null`, `undefined`, `[]`, `0` for bad input); `validateDfen` is the strict check.
+//! `applyMove`, `getBestMove`, `getAvailableTimePolicies` and the `shouldBot…` draw and
+//! doubling decisions answer as theirs
+//! do (`null`, `undefined`, `[]`, `0`, `false` for bad input); `validateDfen` is the strict
+//! check.
 //!
 //! Every other function that takes a DFEN throws a JS `Error` whose message is the engine's
 //! [`dicechess::board::DfenError`] text (it starts with the field's name) and whose `field`
