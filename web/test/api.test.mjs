@@ -85,10 +85,8 @@ test('estimateEquity: shape, determinism, options checked', () => {
 
 test('every DFEN argument: a bad one throws an Error naming the field, and the instance survives', () => {
   const calls = [
-    () => engine.getLegalUciMoves(BAD),
     () => engine.getLegalTurns(BAD),
     () => engine.countLegalTurns(BAD),
-    () => engine.endTurn(BAD),
     () => engine.getPlayableDice(BAD, []),
     () => engine.estimateEquity(BAD, { rollouts: 1 }),
     () => engine.kingCaptureProbability(BAD),

@@ -257,3 +257,20 @@ test('shouldBotOfferDouble, shouldBotAcceptDouble, shouldBotOfferDraw, shouldBot
     assert.equal(esm[n], engine[n], n);
   }
 });
+
+test('getLegalUciMoves and endTurn: JsApiSpec\'s and RulesApiSpec\'s examples, [] and undefined for bad input', () => {
+  assert.deepEqual(engine.getLegalUciMoves(PROMO).sort(), ['e7e8b', 'e7e8n', 'e7e8q', 'e7e8r']);
+  assert.deepEqual(engine.getLegalUciMoves('k7/4P3/8/8/8/8/8/4K3 w - - 0 1'), [], 'no dice');
+  assert.deepEqual(engine.getLegalUciMoves('invalid-fen'), []);
+  assert.deepEqual(engine.getLegalUciMoves(null), []);
+  assert.deepEqual(engine.getLegalUciMoves(BAD), []);
+  assert.equal(
+    engine.endTurn('rnbqkbnr/p1pppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6e3 0 1 PN'),
+    'rnbqkbnr/p1pppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1',
+    'the stale c6 goes, e3 stays, the dice go',
+  );
+  assert.equal(engine.endTurn(START.replace(' w ', ' b ')), 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2');
+  assert.equal(engine.endTurn('invalid-fen'), undefined);
+  assert.equal(engine.endTurn(null), undefined);
+  assert.equal(engine.endTurn(BAD), undefined);
+});

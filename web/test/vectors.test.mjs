@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { engine, vectors } from './load.mjs';
 
-test('dfen.json: rejected inputs throw an Error naming the field; accepted ones write back canonically', () => {
+test('dfen.json: rejected inputs throw an Error naming the field (canonicalDfen, validateDfen) or get the JVM build\'s answers; accepted ones write back canonically', () => {
   const v = vectors('dfen.json');
   assert.ok(v.rejected.length >= 30 && v.accepted.length >= 9);
   for (const c of v.rejected) {
@@ -17,8 +17,23 @@ test('dfen.json: rejected inputs throw an Error naming the field; accepted ones 
         err.message.startsWith(`${c.error_field}:`),
       `rejected ${JSON.stringify(c.dfen)} naming ${c.error_field}`,
     );
+    const named = (err) => err instanceof Error && err.field === c.error_field && err.message.startsWith(`${c.error_field}:`);
+    assert.throws(() => engine.validateDfen(c.dfen), named, `validateDfen ${JSON.stringify(c.dfen)}`);
+    // The JVM build's calls answer without an error.
+    const d = JSON.stringify(c.dfen);
+    assert.deepEqual(engine.getLegalUciMoves(c.dfen), [], d);
+    assert.deepEqual(engine.generateMoves(c.dfen), [], d);
+    assert.deepEqual(engine.getLegalTurnTree(c.dfen), {}, d);
+    assert.equal(engine.applyMove(c.dfen, 'e2', 'e4'), undefined, d);
+    assert.equal(engine.endTurn(c.dfen), undefined, d);
+    assert.equal(engine.canonicalKey(c.dfen), undefined, d);
+    assert.equal(engine.getPieceTypeAt(c.dfen, 'e1'), undefined, d);
+    assert.equal(engine.perft(c.dfen, 1), 0, d);
+    assert.deepEqual(engine.getBestMove(c.dfen).moves, [], d);
+    assert.equal(engine.shouldBotAcceptDouble(c.dfen, 2), false, d);
   }
   for (const c of v.accepted) {
+    assert.equal(engine.validateDfen(c.dfen), true, c.dfen);
     assert.equal(engine.canonicalDfen(c.dfen), c.canonical, c.dfen);
     assert.equal(engine.canonicalDfen(c.canonical), c.canonical, 'canonical is a fixed point');
   }

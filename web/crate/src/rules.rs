@@ -14,14 +14,16 @@ use wasm_bindgen::JsCast;
 
 /// The legal first micro-moves of the DFEN's roll (distinct first moves of the legal turn
 /// paths, in path order; `dicechess moves`), as UCI strings (`"e7e8q"` for a promotion).
-/// Empty for a pass and for a DFEN without dice (e.g. after `applyMove` spent them all).
+/// Empty for a pass, for a DFEN without dice (e.g. after `applyMove` spent them all) and,
+/// as the JVM build answers, for a DFEN that does not parse (`validateDfen` says why).
 #[wasm_bindgen(js_name = getLegalUciMoves)]
-pub fn get_legal_uci_moves(dfen: &str) -> Result<Vec<String>, JsValue> {
-    let pos = position(dfen)?;
-    if pos.dice().is_empty() {
-        return Ok(Vec::new());
+pub fn get_legal_uci_moves(dfen: Option<String>) -> Vec<String> {
+    match dfen.and_then(|d| Position::from_dfen(&d).ok()) {
+        Some(pos) if !pos.dice().is_empty() => {
+            legal_first_moves(&pos).iter().map(|m| m.uci()).collect()
+        }
+        _ => Vec::new(),
     }
-    Ok(legal_first_moves(&pos).iter().map(|m| m.uci()).collect())
 }
 
 /// Every legal turn path of the DFEN's roll (docs/rules.md §5 order; `dicechess turns`),
@@ -174,10 +176,12 @@ fn played(pos: &Position, m: MicroMove) -> Position {
 
 /// End the turn (docs/rules.md §2.4; also the whole of a pass): the next mover's stale
 /// en-passant targets expire, the side to move flips, the pool empties and the full-move
-/// number counts after Black. Returns the new DFEN.
+/// number counts after Black. Returns the new DFEN, or, as the JVM build answers,
+/// `undefined` for a DFEN that does not parse (`validateDfen` says why).
 #[wasm_bindgen(js_name = endTurn)]
-pub fn end_turn(dfen: &str) -> Result<String, JsValue> {
-    Ok(position(dfen)?.end_turn().to_dfen())
+pub fn end_turn(dfen: Option<String>) -> Option<String> {
+    let pos = Position::from_dfen(&dfen?).ok()?;
+    Some(pos.end_turn().to_dfen())
 }
 
 /// The dice still playable after `prefix` (UCI micro-moves played from `dfen`, the DFEN at
