@@ -274,3 +274,21 @@ test('getLegalUciMoves and endTurn: JsApiSpec\'s and RulesApiSpec\'s examples, [
   assert.equal(engine.endTurn(null), undefined);
   assert.equal(engine.endTurn(BAD), undefined);
 });
+
+test('estimateEquity: JsApiSpec\'s checks, the JVM defaults (200 rollouts, 60 plies, a fresh seed) and its neutral answer', () => {
+  const r = engine.estimateEquity(START, { rollouts: 8, maxPlies: 6, seed: 1 });
+  assert.ok(Math.abs(r.whiteWin + r.blackWin + r.undecided - 1) < 1e-9, 'the masses sum to 1');
+  assert.equal(r.rollouts, 8);
+  const opts = { rollouts: 12, maxPlies: 6, seed: 7 };
+  assert.equal(engine.estimateEquity(START, opts).whiteWin, engine.estimateEquity(START, opts).whiteWin, 'a seed: deterministic');
+  const neutral = { whiteWin: 0, blackWin: 0, undecided: 1, rollouts: 0, standardError: 0, varianceReductionVsVanilla: 0 };
+  for (const d of ['not-a-fen', null, BAD]) {
+    const n = engine.estimateEquity(d);
+    for (const [k, v] of Object.entries(neutral)) assert.equal(n[k], v, `${d}: ${k}`);
+  }
+  const kiwi = KIWI;
+  assert.deepEqual(engine.estimateEquity(kiwi, { seed: 3 }), engine.estimateEquity(kiwi, { seed: 3, rollouts: 200, maxPlies: 60 }));
+  assert.equal(engine.estimateEquity(kiwi, { seed: 3 }).rollouts, 200);
+  const fresh = new Set(Array.from({ length: 5 }, () => engine.estimateEquity(kiwi, { rollouts: 16, maxPlies: 6 }).whiteWin));
+  assert.ok(fresh.size > 1, 'no seed: a fresh one each call');
+});

@@ -7,7 +7,7 @@
 //! helpers the tests and the page use (`canonicalDfen`, `positionKeys`, `countLegalTurns`,
 //! `perftSingleDie`) and the game analysis (`analyzeGame`, `hint`). The JVM build's rules
 //! helpers (`getPieceFromDice`, `getPieceTypeAt`, `generateMoves`, `perft`), `canonicalKey`,
-//! `getLegalUciMoves`, `getLegalTurnTree`, `endTurn`,
+//! `getLegalUciMoves`, `getLegalTurnTree`, `endTurn`, `estimateEquity`,
 //! `applyMove`, `getBestMove`, `getAvailableTimePolicies` and the `shouldBot…` draw and
 //! doubling decisions answer as theirs
 //! do (`null`, `undefined`, `[]`, `0`, `false` for bad input); `validateDfen` is the strict
