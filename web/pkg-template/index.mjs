@@ -29,6 +29,7 @@ export const {
   getPieceTypeAt,
   generateMoves,
   validateDfen,
+  registerOpeningBookBot,
   analyzeGame,
   hint,
 } = engine;

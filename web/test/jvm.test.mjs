@@ -292,3 +292,37 @@ test('estimateEquity: JsApiSpec\'s checks, the JVM defaults (200 rollouts, 60 pl
   const fresh = new Set(Array.from({ length: 5 }, () => engine.estimateEquity(kiwi, { rollouts: 16, maxPlies: 6 }).whiteWin));
   assert.ok(fresh.size > 1, 'no seed: a fresh one each call');
 });
+
+test('registerOpeningBookBot: a book over a bot, played by getBestMove; false for bad input (JsApiSpec)', () => {
+  const d = `${START} BPR`;
+  const k = engine.positionKeys(d);
+  const turns = engine.getLegalTurns(d);
+  const booked = turns[turns.length - 1]; // greedy does not play it unbooked
+  assert.notDeepEqual(engine.getBestMove(d, { algorithm: 'greedy' }).moves.map((m) => m.from + m.to).sort(), [...booked].sort());
+  const tsv = `${k.normalizedFen} ${k.diceKey}\t${booked.join(',')}\n`;
+  assert.equal(engine.registerOpeningBookBot(tsv, 'greedy', 'greedy-book-test', 'Greedy + Book'), true);
+  assert.equal(engine.registerOpeningBookBot(tsv, 'no-such-bot', 'x', 'X'), false, 'unknown base bot');
+  assert.equal(engine.registerOpeningBookBot('not tsv\tformat\textra', 'greedy', 'y', 'Y'), false, 'malformed TSV');
+  assert.equal(engine.registerOpeningBookBot(null, 'greedy', 'z', 'Z'), false);
+  const r = engine.getBestMove(d, { algorithm: 'greedy-book-test' });
+  assert.deepEqual(r.moves.map((m) => m.from + m.to).sort(), [...booked].sort(), 'the booked turn');
+  assert.equal(r.algorithm, 'greedy-book-test');
+  const listed = engine.getAvailableBots();
+  assert.deepEqual(listed.find((b) => b.id === 'greedy-book-test'), {
+    id: 'greedy-book-test',
+    name: 'Greedy + Book',
+    description: "Opening-book bot decorating 'greedy'.",
+    difficulty: listed.find((b) => b.id === 'greedy').difficulty,
+    isExperimental: true,
+  });
+  assert.ok(!listed.some((b) => ['x', 'y', 'z'].includes(b.id)), 'nothing registered for bad input');
+  // Off the book the base bot answers; a time-budgeted base keeps its budget (OpeningBookBot.decorate).
+  const off = `${START} PNN`;
+  assert.deepEqual(engine.getBestMove(off, { algorithm: 'greedy-book-test' }).moves, engine.getBestMove(off, { algorithm: 'greedy' }).moves);
+  assert.equal(engine.registerOpeningBookBot(tsv, 'monte-carlo', 'mc-book', 'MC + Book'), true);
+  assert.equal(engine.getBestMove(off, { algorithm: 'MC-Book', timeBudgetMs: 25 }).budgetMs, 25);
+  assert.equal(engine.getBestMove(off, { algorithm: 'greedy-book-test', timeBudgetMs: 25 }).budgetMs, 0);
+  // A book over a registered bot.
+  assert.equal(engine.registerOpeningBookBot(tsv, 'greedy-book-test', 'twice', 'Twice'), true);
+  assert.deepEqual(engine.getBestMove(d, { algorithm: 'twice' }).moves, r.moves);
+});

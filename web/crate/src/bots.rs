@@ -2,13 +2,14 @@
 
 use crate::js::{field_error, to_js, Options, MAX_SAFE_INTEGER};
 use dicechess::board::Position;
-use dicechess::bots::{bot_by_id, registry, Bot, BotOptions, Turn};
+use dicechess::bots::{bot_by_id, registry, Bot, BotOptions, OpeningBook, OpeningBookBot, Turn};
 use dicechess::bots::{choose_bounded, root_budget, Bounded};
 use dicechess::rules::MoveKind;
 use dicechess::search::{budget_ms, ClockState, TimePolicy};
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
+use std::cell::RefCell;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
 use web_time::Instant;
@@ -46,7 +47,130 @@ pub fn get_available_bots() -> Result<JsValue, JsValue> {
             is_experimental: false,
         })
         .collect();
+    let mut bots = bots;
+    CUSTOM.with(|c| {
+        bots.extend(c.borrow().iter().map(|b| BotEntry {
+            id: b.id.clone(),
+            name: b.name.clone(),
+            description: format!("Opening-book bot decorating '{}'.", b.base_id),
+            difficulty: b.difficulty,
+            is_experimental: true,
+        }))
+    });
     to_js(&bots)
+}
+
+/// A bot `registerOpeningBookBot` added: books over a built-in bot.
+struct CustomBot {
+    /// The id as registered (looked up in lower case).
+    id: String,
+    /// The display name.
+    name: String,
+    /// The base id as the caller named it.
+    base_id: String,
+    /// The built-in bot at the bottom of the chain (a custom base is resolved when
+    /// registered, as the JVM build captures its base bot then).
+    builtin: String,
+    /// The books, the outermost first.
+    books: Vec<OpeningBook>,
+    /// The base bot's difficulty.
+    difficulty: u8,
+}
+
+thread_local! {
+    /// The bots registered at run time, in registration order.
+    static CUSTOM: RefCell<Vec<CustomBot>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A bot resolved from an id: the bot, the id to report, and the built-in id that says
+/// whether it thinks under a deadline.
+struct Resolved {
+    bot: Box<dyn Bot>,
+    id: String,
+    builtin: String,
+}
+
+/// The bot of an id (any case): a registered book bot or a built-in one; `None` for an
+/// unknown id or one this build cannot play.
+fn resolve(id: &str) -> Option<Resolved> {
+    let id = id.to_ascii_lowercase();
+    let custom = CUSTOM.with(|c| {
+        c.borrow()
+            .iter()
+            .find(|b| b.id.to_ascii_lowercase() == id)
+            .map(|b| (b.id.clone(), b.builtin.clone(), b.books.clone()))
+    });
+    match custom {
+        Some((name, builtin, books)) => {
+            let mut bot = bot_by_id(&builtin, &BotOptions::default()).ok()?;
+            for book in books.into_iter().rev() {
+                bot = Box::new(OpeningBookBot::new(book, bot));
+            }
+            Some(Resolved {
+                bot,
+                id: name,
+                builtin,
+            })
+        }
+        None => {
+            let bot = bot_by_id(&id, &BotOptions::default()).ok()?;
+            Some(Resolved {
+                bot,
+                id: id.clone(),
+                builtin: id,
+            })
+        }
+    }
+}
+
+/// Register a bot that plays an opening book's turn when the position is booked and asks
+/// `baseBotId` (a built-in or registered bot, any case) otherwise, under `newBotId` for
+/// `getBestMove`, the `shouldBot…` calls and `getAvailableBots` (the JVM build's
+/// `registerOpeningBookBot`; registering an id again replaces it). `tsvString`: one
+/// `key<TAB>moves` line per position, the key the normalised FEN and the alphabetical dice
+/// (`positionKeys(dfen).normalizedFen + " " + positionKeys(dfen).diceKey`), the moves
+/// comma-separated UCI in any order. Returns `true` once registered, `false` (nothing
+/// changed) for an unknown base bot, a malformed book or a missing argument.
+#[wasm_bindgen(js_name = registerOpeningBookBot)]
+pub fn register_opening_book_bot(
+    tsv_string: Option<String>,
+    base_bot_id: Option<String>,
+    new_bot_id: Option<String>,
+    new_bot_name: Option<String>,
+) -> bool {
+    let (Some(tsv), Some(base), Some(id), Some(name)) =
+        (tsv_string, base_bot_id, new_bot_id, new_bot_name)
+    else {
+        return false;
+    };
+    let (Some(base_bot), Ok(book)) = (resolve(&base), OpeningBook::parse(&tsv)) else {
+        return false;
+    };
+    let (builtin, mut books, difficulty) =
+        CUSTOM.with(
+            |c| match c.borrow().iter().find(|b| b.id.eq_ignore_ascii_case(&base)) {
+                Some(b) => (b.builtin.clone(), b.books.clone(), b.difficulty),
+                None => (
+                    base_bot.builtin.clone(),
+                    Vec::new(),
+                    base_bot.bot.info().difficulty,
+                ),
+            },
+        );
+    books.insert(0, book);
+    CUSTOM.with(|c| {
+        let mut c = c.borrow_mut();
+        c.retain(|b| !b.id.eq_ignore_ascii_case(&id));
+        c.push(CustomBot {
+            id,
+            name,
+            base_id: base,
+            builtin,
+            books,
+            difficulty,
+        });
+    });
+    true
 }
 
 /// One micro-move of a decision.
@@ -177,8 +301,7 @@ pub fn get_best_move(dfen: Option<String>, options: JsValue) -> Result<JsValue, 
         Options::new(&JsValue::UNDEFINED)?
     };
     let seed = o.integer("seed", MAX_SAFE_INTEGER)?.unwrap_or(0);
-    let bot = bot_of(&options)?;
-    let id = bot.info().id;
+    let Resolved { bot, id, builtin } = bot_of(&options)?;
     let empty = |budget_ms: u64, time_taken_ms: f64| BestMove {
         moves: Vec::new(),
         score: 0.0,
@@ -191,7 +314,7 @@ pub fn get_best_move(dfen: Option<String>, options: JsValue) -> Result<JsValue, 
         return to_js(&empty(0, 0.0));
     };
     let start = Instant::now();
-    let budget_ms = think_ms(&id, &options, pos.fullmove());
+    let budget_ms = think_ms(&builtin, &options, pos.fullmove());
     if pos.dice().is_empty() {
         return to_js(&empty(budget_ms, start.elapsed().as_secs_f64() * 1e3));
     }
@@ -236,14 +359,14 @@ pub fn get_best_move(dfen: Option<String>, options: JsValue) -> Result<JsValue, 
     })
 }
 
-/// The bot of the JVM build's `options.algorithm` (any case; absent, unknown or needing a
-/// model: `"greedy"`, its `BotRegistry.defaultAlgorithm`).
-fn bot_of(options: &JsValue) -> Result<Box<dyn Bot>, JsValue> {
+/// The bot of the JVM build's `options.algorithm` (any case, built-in or registered;
+/// absent, unknown or needing a model: `"greedy"`, its `BotRegistry.defaultAlgorithm`).
+fn bot_of(options: &JsValue) -> Result<Resolved, JsValue> {
     property(options, "algorithm")
         .as_string()
-        .and_then(|id| bot_by_id(&id.to_ascii_lowercase(), &BotOptions::default()).ok())
-        .map_or_else(|| bot_by_id(DEFAULT_ALGORITHM, &BotOptions::default()), Ok)
-        .map_err(|e| field_error("algorithm", &format!("algorithm: {e}")))
+        .and_then(|id| resolve(&id))
+        .or_else(|| resolve(DEFAULT_ALGORITHM))
+        .ok_or_else(|| field_error("algorithm", "algorithm: the default bot is missing"))
 }
 
 /// Which of a bot's draw and doubling decisions to take.
@@ -260,7 +383,7 @@ enum Decision {
 /// The coin flips of the `random` bot use `options.seed` (ours) when it is a non-negative
 /// integer, else a fresh seed as the JVM build's fresh `Random`.
 fn decide(dfen: Option<String>, options: &JsValue, what: Decision) -> Result<bool, JsValue> {
-    let bot = bot_of(options)?;
+    let bot = bot_of(options)?.bot;
     let Some(pos) = dfen.and_then(|d| Position::from_dfen(&d).ok()) else {
         return Ok(false);
     };

@@ -8,7 +8,8 @@
 //! `perftSingleDie`) and the game analysis (`analyzeGame`, `hint`). The JVM build's rules
 //! helpers (`getPieceFromDice`, `getPieceTypeAt`, `generateMoves`, `perft`), `canonicalKey`,
 //! `getLegalUciMoves`, `getLegalTurnTree`, `endTurn`, `estimateEquity`,
-//! `applyMove`, `getBestMove`, `getAvailableTimePolicies` and the `shouldBot…` draw and
+//! `applyMove`, `getBestMove`, `getAvailableTimePolicies`, `registerOpeningBookBot` and the
+//! `shouldBot…` draw and
 //! doubling decisions answer as theirs
 //! do (`null`, `undefined`, `[]`, `0`, `false` for bad input); `validateDfen` is the strict
 //! check.
