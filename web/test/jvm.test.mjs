@@ -326,3 +326,12 @@ test('registerOpeningBookBot: a book over a bot, played by getBestMove; false fo
   assert.equal(engine.registerOpeningBookBot(tsv, 'greedy-book-test', 'twice', 'Twice'), true);
   assert.deepEqual(engine.getBestMove(d, { algorithm: 'twice' }).moves, r.moves);
 });
+
+test('applyMove with dice: RulesOps.findPseudoLegalMove\'s promotion match', () => {
+  const queen = 'k3Q3/8/8/8/8/8/8/4K3 w - - 0 1';
+  assert.equal(engine.applyMove(PROMO, 'e7', 'e8'), queen, 'no piece: the first listed, the queen');
+  assert.equal(engine.applyMove(PROMO, 'e7', 'e8', undefined), queen);
+  assert.equal(engine.applyMove(PROMO, 'e7', 'e8', 'r'), 'k3R3/8/8/8/8/8/8/4K3 w - - 0 1');
+  const d = `${START} PNB`;
+  assert.equal(engine.applyMove(d, 'e2', 'e4', 'q'), engine.applyMove(d, 'e2', 'e4'), 'a piece for a move that does not promote: ignored');
+});

@@ -5,14 +5,14 @@
 //! `getLegalUciMoves`, `getLegalTurns`, `getBestMove`, `applyMove`, `endTurn`,
 //! `getPlayableDice`, `estimateEquity`, `kingCaptureProbability`, `canonicalKey`, plus a few
 //! helpers the tests and the page use (`canonicalDfen`, `positionKeys`, `countLegalTurns`,
-//! `perftSingleDie`) and the game analysis (`analyzeGame`, `hint`). The JVM build's rules
-//! helpers (`getPieceFromDice`, `getPieceTypeAt`, `generateMoves`, `perft`), `canonicalKey`,
-//! `getLegalUciMoves`, `getLegalTurnTree`, `endTurn`, `estimateEquity`,
-//! `applyMove`, `getBestMove`, `getAvailableTimePolicies`, `registerOpeningBookBot` and the
-//! `shouldBot…` draw and
-//! doubling decisions answer as theirs
-//! do (`null`, `undefined`, `[]`, `0`, `false` for bad input); `validateDfen` is the strict
-//! check.
+//! `perftSingleDie`) and the game analysis (`analyzeGame`, `hint`).
+//!
+//! The JVM build's calls answer as theirs do, never throwing for a bad DFEN (`[]`, `{}`,
+//! `null`, `undefined`, `0`, `false` or a neutral object): `getLegalUciMoves`,
+//! `getLegalTurnTree`, `generateMoves`, `perft`, `getPieceFromDice`, `getPieceTypeAt`,
+//! `applyMove`, `endTurn`, `canonicalKey`, `getBestMove`, `getAvailableTimePolicies`,
+//! `estimateEquity`, `registerOpeningBookBot` and the `shouldBot…` draw and doubling
+//! decisions. `validateDfen` is the strict check: it throws the error described below.
 //!
 //! Every other function that takes a DFEN throws a JS `Error` whose message is the engine's
 //! [`dicechess::board::DfenError`] text (it starts with the field's name) and whose `field`

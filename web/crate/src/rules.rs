@@ -113,8 +113,7 @@ fn promotion(text: &str) -> Result<PieceType, JsValue> {
 /// a square that is not `a1`…`h8` or a promotion that is not `q`, `r`, `b` or `n` (either
 /// case); `validateDfen` says what is wrong with a DFEN.
 ///
-/// * With dice (a turn in play): the move must be one of `getLegalUciMoves(dfen)` (a
-///   promotion needs its piece); its die (castling: king and rook dice) leaves the pool, and
+/// * With dice (a turn in play): the move must be one of `getLegalUciMoves(dfen)`; its die (castling: king and rook dice) leaves the pool, and
 ///   a king capture ends the game, so the dice left over are dropped. The check is made
 ///   against this DFEN's own roll: chaining `applyMove` agrees with the whole-turn rule along
 ///   every legal path, but a prefix that is legal only because it leads to a king capture may
@@ -122,9 +121,10 @@ fn promotion(text: &str) -> Result<PieceType, JsValue> {
 ///   `getLegalTurns` on the DFEN of the turn's start.
 /// * Without dice (a board editor, an analysis board; the JVM build's `RulesOps.playMove`):
 ///   any pseudo-legal move of the side to move, of any piece, castling included when the
-///   right, the rook and the empty squares allow it (attacked squares do not matter). A
-///   promotion without a piece promotes to a queen; a piece given for a move that does not
-///   promote is ignored.
+///   right, the rook and the empty squares allow it (attacked squares do not matter).
+///
+/// Either way, as the JVM build matches moves: a promotion without a piece promotes to a
+/// queen, and a piece given for a move that does not promote is ignored.
 #[wasm_bindgen(js_name = applyMove)]
 pub fn apply_move(
     dfen: Option<String>,
@@ -141,26 +141,23 @@ pub fn apply_move(
         Some(p) => Some(promotion(p).ok()?),
         None => None,
     };
-    let promoted = |m: &MicroMove| match m.kind {
-        MoveKind::Promotion(p) => Some(p),
-        _ => None,
+    // The JVM build's match: a promotion needs the piece named, if one is; otherwise the first
+    // listed (the queen's: promotions are generated q, r, b, n).
+    let matches = |m: &MicroMove| {
+        m.from == from
+            && m.to == to
+            && match (m.kind, promo) {
+                (MoveKind::Promotion(p), Some(want)) => p == want,
+                _ => true,
+            }
     };
     if pos.dice().is_empty() {
         let all = PieceType::ALL.iter().fold(0, |mask, p| mask | p.mask_bit());
         let moves = dicechess::rules::generate(&pos, all, true).to_vec(&pos);
-        let found = moves.into_iter().find(|m| {
-            m.from == from
-                && m.to == to
-                && match (promoted(m), promo) {
-                    (Some(p), Some(want)) => p == want,
-                    _ => true, // the first promotion generated is the queen's
-                }
-        })?;
+        let found = moves.into_iter().find(matches)?;
         return Some(pos.play_unchecked(found).to_dfen());
     }
-    let found = legal_first_moves(&pos)
-        .into_iter()
-        .find(|m| m.from == from && m.to == to && promoted(m) == promo)?;
+    let found = legal_first_moves(&pos).into_iter().find(matches)?;
     Some(played(&pos, found).to_dfen())
 }
 
