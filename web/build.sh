@@ -24,6 +24,17 @@ rm -rf pkg
 mkdir -p pkg
 wasm-bindgen --target nodejs --out-dir pkg/node "$wasm"
 wasm-bindgen --target web --out-dir pkg/web "$wasm"
+# The JVM build's `DiceChess` object (`import { DiceChess } from '@fortemate/dicechess-engine'`):
+# every function pkg-template/index.mjs re-exports, under one frozen object, in both builds and
+# their type declarations.
+names="$(sed -n '/^export const {$/,/^} = engine;$/p' pkg-template/index.mjs | sed -n 's/^  \([A-Za-z]*\),$/\1/p')"
+members="$(for n in $names; do printf ' %s,' "$n"; done)"
+types="$(for n in $names; do printf ' %s: typeof %s;' "$n" "$n"; done)"
+printf '\n// The JVM build'"'"'s DiceChess object (web/build.sh).\nexports.DiceChess = Object.freeze({%s });\n' "$members" >> pkg/node/dicechess_web.js
+printf '\n// The JVM build'"'"'s DiceChess object (web/build.sh).\nexport const DiceChess = Object.freeze({%s });\n' "$members" >> pkg/web/dicechess_web.js
+for d in pkg/node/dicechess_web.d.ts pkg/web/dicechess_web.d.ts; do
+  printf '\n/** The JVM build'"'"'s `DiceChess` object: every function of this package. */\nexport declare const DiceChess: Readonly<{%s }>;\n' "$types" >> "$d"
+done
 cp pkg-template/package.json pkg-template/index.mjs pkg/
 # The browser build is ES modules; tell Node so too if it is ever imported directly.
 printf '{ "type": "module" }\n' > pkg/web/package.json

@@ -33,4 +33,6 @@ export const {
   analyzeGame,
   hint,
 } = engine;
+// The JVM build's `DiceChess` object (web/build.sh adds it to both builds).
+export const { DiceChess } = engine;
 export default engine;

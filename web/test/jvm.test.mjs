@@ -335,3 +335,26 @@ test('applyMove with dice: RulesOps.findPseudoLegalMove\'s promotion match', () 
   const d = `${START} PNB`;
   assert.equal(engine.applyMove(d, 'e2', 'e4', 'q'), engine.applyMove(d, 'e2', 'e4'), 'a piece for a move that does not promote: ignored');
 });
+
+test('DiceChess: the JVM build\'s object, in the CommonJS, Node ESM and browser builds', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { root } = await import('./load.mjs');
+  const path = await import('node:path');
+  // js/dicechess-engine.d.ts's DiceChessApi and js/dicechess-rules.d.ts's DiceChessRulesApi.
+  const theirs = [
+    'getAvailableBots', 'getAvailableTimePolicies', 'getLegalUciMoves', 'getPieceFromDice', 'registerOpeningBookBot',
+    'getBestMove', 'applyMove', 'endTurn', 'shouldBotOfferDouble', 'shouldBotAcceptDouble', 'shouldBotOfferDraw',
+    'shouldBotAcceptDraw', 'estimateEquity', 'canonicalKey', 'generateMoves', 'perft',
+  ];
+  const web = await import('../pkg/web/dicechess_web.js');
+  web.initSync({ module: readFileSync(path.join(root, 'web', 'pkg', 'web', 'dicechess_web_bg.wasm')) });
+  for (const dc of [engine.DiceChess, esm.DiceChess, web.DiceChess]) {
+    assert.ok(Object.isFrozen(dc));
+    for (const n of theirs) assert.equal(typeof dc[n], 'function', n);
+    assert.equal(dc.getPieceFromDice(5), 'q');
+    assert.equal(dc.perft(START, 2), 400);
+  }
+  assert.equal(esm.DiceChess, engine.DiceChess);
+  for (const [n, f] of Object.entries(engine.DiceChess)) assert.equal(f, engine[n], n);
+  for (const [n, f] of Object.entries(web.DiceChess)) assert.equal(f, web[n], n);
+});
