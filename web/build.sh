@@ -35,6 +35,15 @@ printf '\n// The JVM build'"'"'s DiceChess object (web/build.sh).\nexport const 
 for d in pkg/node/dicechess_web.d.ts pkg/web/dicechess_web.d.ts; do
   printf '\n/** The JVM build'"'"'s `DiceChess` object: every function of this package. */\nexport declare const DiceChess: Readonly<{%s }>;\n' "$types" >> "$d"
 done
+# The JVM build's legacy `EngineFacade` object (its js/dicechess-engine.d.ts: getBotMove,
+# getPieceTypeAt, applyMove and endTurn, the last two its dice-blind forms).
+facade=' getBotMove, getPieceTypeAt, applyMove: applyMoveFacade, endTurn: endTurnFacade,'
+facade_types=' getBotMove: typeof getBotMove; getPieceTypeAt: typeof getPieceTypeAt; applyMove: typeof applyMoveFacade; endTurn: typeof endTurnFacade;'
+printf 'exports.EngineFacade = Object.freeze({%s });\n' "$facade" >> pkg/node/dicechess_web.js
+printf 'export const EngineFacade = Object.freeze({%s });\n' "$facade" >> pkg/web/dicechess_web.js
+for d in pkg/node/dicechess_web.d.ts pkg/web/dicechess_web.d.ts; do
+  printf '/** The JVM build'"'"'s legacy `EngineFacade` object. */\nexport declare const EngineFacade: Readonly<{%s }>;\n' "$facade_types" >> "$d"
+done
 cp pkg-template/package.json pkg-template/index.mjs pkg/
 # The browser build is ES modules; tell Node so too if it is ever imported directly.
 printf '{ "type": "module" }\n' > pkg/web/package.json

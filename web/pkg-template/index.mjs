@@ -30,9 +30,12 @@ export const {
   generateMoves,
   validateDfen,
   registerOpeningBookBot,
+  getBotMove,
+  applyMoveFacade,
+  endTurnFacade,
   analyzeGame,
   hint,
 } = engine;
-// The JVM build's `DiceChess` object (web/build.sh adds it to both builds).
-export const { DiceChess } = engine;
+// The JVM build's `DiceChess` and `EngineFacade` objects (web/build.sh adds them to both builds).
+export const { DiceChess, EngineFacade } = engine;
 export default engine;

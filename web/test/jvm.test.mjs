@@ -358,3 +358,34 @@ test('DiceChess: the JVM build\'s object, in the CommonJS, Node ESM and browser 
   for (const [n, f] of Object.entries(engine.DiceChess)) assert.equal(f, engine[n], n);
   for (const [n, f] of Object.entries(web.DiceChess)) assert.equal(f, web[n], n);
 });
+
+test('EngineFacade: the JVM build\'s legacy object (EngineFacade.scala, js/dicechess-engine.d.ts)', () => {
+  const f = engine.EngineFacade;
+  assert.equal(esm.EngineFacade, f);
+  assert.ok(Object.isFrozen(f));
+  assert.deepEqual(Object.keys(f), ['getBotMove', 'getPieceTypeAt', 'applyMove', 'endTurn']);
+  assert.equal(f.getPieceTypeAt(START, 'e2'), 1, 'its example: 1 for a pawn');
+  // getBotMove: "always beat the king if it is possible", else a random move of generateMoves.
+  assert.deepEqual(f.getBotMove('4k3/8/8/8/8/8/8/4RK2 w - - 0 1 PR'), { from: 'e1', to: 'e8' });
+  assert.deepEqual(f.getBotMove('3k4/4P3/8/8/8/8/8/4K3 w - - 0 1 P', 1), { from: 'e7', to: 'd8' });
+  const d = `${START} PNB`;
+  const generated = new Set(engine.generateMoves(d));
+  for (let seed = 0; seed < 20; seed++) {
+    const m = f.getBotMove(d, seed);
+    assert.ok(generated.has(m.from + m.to + (m.promotion ?? '')), `seed ${seed}`);
+    assert.deepEqual(f.getBotMove(d, seed), m, 'a seed: reproducible');
+  }
+  const promo = f.getBotMove(PROMO, 3);
+  assert.ok(['q', 'r', 'b', 'n'].includes(promo.promotion) && promo.from === 'e7' && promo.to === 'e8');
+  for (const bad of [START, 'invalid-fen', null, '4k3/8/8/8/8/8/8/4K3 w - - 0 1 PPP']) {
+    assert.equal(f.getBotMove(bad), undefined, String(bad));
+  }
+  // applyMove: pseudo-legal, whatever the dice, and the pool emptied by its makeMove.
+  const knight = 'rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 1 1';
+  assert.equal(f.applyMove(`${START} P`, 'g1', 'f3'), knight, 'no knight die needed');
+  assert.equal(f.applyMove(`${START} PNB`, 'g1', 'f3'), knight);
+  assert.equal(f.applyMove(START, 'e2', 'e5'), undefined);
+  assert.equal(f.applyMove('invalid-fen', 'e2', 'e4'), undefined);
+  assert.equal(f.endTurn(`${START} PNB`), START.replace(' w ', ' b '));
+  assert.equal(f.endTurn('invalid-fen'), undefined);
+});

@@ -11,8 +11,8 @@
 //! `null`, `undefined`, `0`, `false` or a neutral object): `getLegalUciMoves`,
 //! `getLegalTurnTree`, `generateMoves`, `perft`, `getPieceFromDice`, `getPieceTypeAt`,
 //! `applyMove`, `endTurn`, `canonicalKey`, `getBestMove`, `getAvailableTimePolicies`,
-//! `estimateEquity`, `registerOpeningBookBot` and the `shouldBot…` draw and doubling
-//! decisions. `validateDfen` is the strict check: it throws the error described below.
+//! `estimateEquity`, `registerOpeningBookBot`, the `shouldBot…` draw and doubling decisions
+//! and the legacy `EngineFacade` calls (`getBotMove`, `applyMoveFacade`, `endTurnFacade`). `validateDfen` is the strict check: it throws the error described below.
 //!
 //! Every other function that takes a DFEN throws a JS `Error` whose message is the engine's
 //! [`dicechess::board::DfenError`] text (it starts with the field's name) and whose `field`

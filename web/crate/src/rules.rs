@@ -7,6 +7,8 @@ use dicechess::rules::{
     legal_first_moves, legal_paths, parse_uci_path, perft_single_die, playable_dice, MicroMove,
     MoveKind, TurnGenerator, TurnPath,
 };
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
@@ -346,4 +348,65 @@ pub fn perft(dfen: Option<String>, depth: JsValue) -> f64 {
 #[wasm_bindgen(js_name = validateDfen)]
 pub fn validate_dfen(dfen: Option<String>) -> Result<bool, JsValue> {
     position(dfen.as_deref().unwrap_or("")).map(|_| true)
+}
+
+/// The JVM build's legacy `EngineFacade.getBotMove(dfen, seed?)`: one micro-move for the
+/// DFEN's dice, `{from, to, promotion?}` — a king capture when one of `generateMoves(dfen)`
+/// takes a king (the first listed), else one of them at random (reproducible with `seed`,
+/// a fresh draw without; the draws differ from the JVM build's). No maximum-dice rule.
+/// `undefined` without dice, without a move, or for a DFEN that does not parse.
+#[wasm_bindgen(js_name = getBotMove)]
+pub fn get_bot_move(dfen: Option<String>, seed: JsValue) -> Result<JsValue, JsValue> {
+    let Some(pos) = dfen.and_then(|d| Position::from_dfen(&d).ok()) else {
+        return Ok(JsValue::UNDEFINED);
+    };
+    if pos.dice().is_empty() {
+        return Ok(JsValue::UNDEFINED);
+    }
+    let moves = dicechess::rules::generate(&pos, pool_mask(&pos), true).to_vec(&pos);
+    let chosen = match moves.iter().find(|m| pos.captures_king(**m)) {
+        Some(m) => *m,
+        None if moves.is_empty() => return Ok(JsValue::UNDEFINED),
+        None => {
+            let seed = seed
+                .as_f64()
+                .filter(|s| s.is_finite())
+                .unwrap_or_else(|| js_sys::Math::random() * 2f64.powi(53));
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed as i64 as u64);
+            moves[(rng.next_u64() % moves.len() as u64) as usize]
+        }
+    };
+    let out = js_sys::Object::new();
+    for (k, v) in [
+        ("from", chosen.from.to_string()),
+        ("to", chosen.to.to_string()),
+    ] {
+        js_sys::Reflect::set(&out, &k.into(), &v.into())?;
+    }
+    if let MoveKind::Promotion(p) = chosen.kind {
+        js_sys::Reflect::set(&out, &"promotion".into(), &p.letter().to_string().into())?;
+    }
+    Ok(out.into())
+}
+
+/// The JVM build's legacy `EngineFacade.applyMove` (exported as `applyMoveFacade`): any
+/// pseudo-legal micro-move of the side to move, whatever the dice (castling included), a
+/// promotion without a piece a queen; the DFEN after it, with no dice left (its `makeMove`
+/// empties the pool). `undefined` for a move it refuses, a bad square or promotion piece, or
+/// a DFEN that does not parse. `applyMove` is the dice-aware call.
+#[wasm_bindgen(js_name = applyMoveFacade)]
+pub fn apply_move_facade(
+    dfen: Option<String>,
+    from: Option<String>,
+    to: Option<String>,
+    promotion_piece: Option<String>,
+) -> Option<String> {
+    let pos = Position::from_dfen(&dfen?).ok()?.with_dice(Dice::EMPTY);
+    apply_move(Some(pos.to_dfen()), from, to, promotion_piece)
+}
+
+/// The JVM build's legacy `EngineFacade.endTurn` (exported as `endTurnFacade`): `endTurn`.
+#[wasm_bindgen(js_name = endTurnFacade)]
+pub fn end_turn_facade(dfen: Option<String>) -> Option<String> {
+    end_turn(dfen)
 }
