@@ -49,9 +49,7 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use crate::board::Dice;
     use crate::board::Position;
-    use crate::rules::{legal_paths, ROLLS};
 
     const POSITIONS: [&str; 5] = [
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -61,6 +59,7 @@ mod tests {
         "4k3/1P6/8/8/8/8/6p1/4K3 b - - 0 40",
     ];
 
+    // The rules under the mirror (a layer above `board`): tests/symmetry.rs.
     #[test]
     fn mirroring_twice_is_the_identity() {
         for dfen in POSITIONS {
@@ -81,23 +80,5 @@ mod tests {
             ep.mirror_files().to_dfen(),
             "rnbkqbnr/pp1p1ppp/8/2pPp3/8/8/PPP1PPPP/RNBKQBNR w - c6e6 0 3"
         );
-    }
-
-    #[test]
-    fn legal_turn_counts_survive_the_mirror_without_castling_rights() {
-        for dfen in &POSITIONS[1..] {
-            let pos = Position::from_dfen(dfen).expect("a valid DFEN");
-            assert_eq!(pos.castling().0, 0);
-            for roll in ROLLS {
-                let dice = Dice::from_faces(&roll.faces).expect("a roll");
-                let (a, b) = (pos.with_dice(dice), pos.mirror_files().with_dice(dice));
-                assert_eq!(
-                    legal_paths(&a).len(),
-                    legal_paths(&b).len(),
-                    "{dfen} {:?}",
-                    roll.faces
-                );
-            }
-        }
     }
 }
