@@ -158,6 +158,7 @@ fn the_policy_declines_by_control_and_rating_and_waits_at_capacity() {
         assert_eq!(s.accepted, ["first", "second"]);
         // One game at a time: the second challenge waited for the first game to end.
         assert_eq!(s.max_active, 1);
+        assert_eq!(s.capacity, Some(1), "--max-games declared to the server");
         assert!(s.illegal.is_empty(), "{:?}", s.illegal);
     });
     assert!(!events(&lines, "challenge-waits").is_empty());
@@ -170,6 +171,8 @@ fn resumes_a_live_game_after_a_restart() {
     let server = MockServer::start(|s| {
         s.running_game("White", fischer());
         s.running_game("Black", json!({"Unlimited": {}}));
+        // An anonymous bot: the server keeps no declaration (403), the client goes on.
+        s.anonymous = true;
     });
     let before = server.with(|s| {
         s.games
@@ -177,10 +180,13 @@ fn resumes_a_live_game_after_a_restart() {
             .map(|g| (g.id.clone(), g.version))
             .collect::<Vec<_>>()
     });
-    let (mut cfg, _lines) = config(&server, "greedy", 2);
+    let (mut cfg, lines) = config(&server, "greedy", 2);
     cfg.challenges.max_games = 2;
     let report = run_for(cfg, Duration::from_secs(120)).unwrap();
     assert_eq!(report.accepted, 0);
+    let capacity = events(&lines, "capacity");
+    assert_eq!(capacity.len(), 1);
+    assert!(capacity[0]["declared"].is_null(), "{}", capacity[0]);
     assert_eq!(report.games.len(), 2);
     server.with(|s| {
         for (id, v) in before {
@@ -382,4 +388,29 @@ fn the_command_plays_and_reports_and_names_a_missing_token() {
         .unwrap();
     assert_eq!(wrong.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("refused the bot token (HTTP 401)"));
+}
+
+#[test]
+fn a_server_at_its_limit_keeps_the_challenge_for_later() {
+    // The client would hold two games but did not declare it: the server seats one (its
+    // default for a registered bot), answers the second accept 409, and the challenge stays
+    // pending until the first game ends.
+    let server = MockServer::start(|s| {
+        s.challenges.push(challenge("one", fischer(), true));
+        s.challenges.push(challenge("two", fischer(), true));
+        s.max_plies = 30;
+    });
+    let (mut cfg, lines) = config(&server, "greedy", 2);
+    cfg.challenges.max_games = 2;
+    cfg.declare_capacity = false;
+    let report = run_for(cfg, Duration::from_secs(120)).unwrap();
+    assert_eq!(report.accepted, 2);
+    assert_eq!(report.games.len(), 2);
+    assert!(!events(&lines, "busy").is_empty());
+    server.with(|s| {
+        assert_eq!(s.accepted, ["one", "two"]);
+        assert_eq!(s.max_active, 1);
+        assert_eq!(s.capacity, None);
+        assert!(s.illegal.is_empty(), "{:?}", s.illegal);
+    });
 }

@@ -39,7 +39,7 @@ pub struct Args {
     /// Opening book (TSV) played before the bot.
     #[arg(long)]
     book: Option<PathBuf>,
-    /// At most this many games at once (declare the same with POST /bot/capacity).
+    /// At most this many games at once (declared to the server at start: POST /bot/capacity).
     #[arg(long, default_value_t = 1)]
     max_games: usize,
     /// Time-control kinds taken, comma-separated: unlimited, sudden-death, fischer, per-move.
@@ -80,6 +80,9 @@ pub struct Args {
     /// Do not submit dice seeds.
     #[arg(long)]
     no_seed: bool,
+    /// Do not declare --max-games to the server (POST /bot/capacity) at start.
+    #[arg(long)]
+    no_declare: bool,
     /// Longest reconnect delay, seconds.
     #[arg(long, default_value_t = 30.0)]
     backoff_max_s: f64,
@@ -168,6 +171,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     config.backoff_cap = seconds("backoff-max-s", args.backoff_max_s)?;
     config.games = args.games;
     config.seed_dice = !args.no_seed;
+    config.declare_capacity = !args.no_declare;
     let control = PlayControl::new();
     watch_signals(control.clone());
     let report = run_client(config, control).map_err(|e| match e {

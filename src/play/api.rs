@@ -3,7 +3,8 @@
 
 use super::ndjson::NdjsonLines;
 use super::rest::{
-    BotAccount, BotChallenges, BotGame, BotGames, GameMoves, MoveBody, MoveOutcome, SeedBody,
+    BotAccount, BotChallenges, BotGame, BotGames, Capacity, GameMoves, MoveBody, MoveOutcome,
+    SeedBody,
 };
 use std::io::Read;
 use std::time::Duration;
@@ -169,6 +170,20 @@ impl Api {
     /// `GET /bot/games`: every live game we are seated in.
     pub fn games(&self) -> Result<BotGames, ApiError> {
         self.get_json("/bot/games")
+    }
+
+    /// `POST /bot/capacity`: declare how many games the server may seat us in at once.
+    /// `Ok(None)`: the server keeps no declaration for this identity (`403`: an anonymous or
+    /// house bot, unbounded).
+    pub fn declare_capacity(&self, max_games: u32) -> Result<Option<Capacity>, ApiError> {
+        let route = "/bot/capacity";
+        let body = format!("{{\"maxConcurrentGames\":{max_games}}}");
+        let (status, text, retry) = self.post(route, Some(&body))?;
+        match status {
+            200 => decode(route, &text).map(Some),
+            403 => Ok(None),
+            _ => Err(status_error(route, status, &text, retry)),
+        }
     }
 
     /// `GET /games/{id}/moves`: the full tree of the pending roll.

@@ -113,6 +113,7 @@ impl Client {
             "started",
             json!({"account": account.id, "server": self.shared.api.base(), "bot": self.shared.config.bot}),
         );
+        self.declare_capacity();
         let (wake_tx, wake_rx) = crossbeam_channel::unbounded();
         if self.shared.config.stream {
             let shared = self.shared.clone();
@@ -124,6 +125,24 @@ impl Client {
         self.serve(&wake_rx)?;
         self.log("stopped", json!({"report": self.report}));
         Ok(self.report)
+    }
+
+    /// Tell the server how many games we hold (`--max-games`), so it seats no more: the
+    /// server's default for a registered bot is one. A failure is logged, not fatal (the
+    /// policy still caps the games we accept).
+    fn declare_capacity(&self) {
+        if !self.shared.config.declare_capacity {
+            return;
+        }
+        let n = u32::try_from(self.shared.config.challenges.max_games).unwrap_or(u32::MAX);
+        match self.shared.api.declare_capacity(n) {
+            Ok(Some(c)) => self.log("capacity", json!({"declared": c})),
+            Ok(None) => self.log(
+                "capacity",
+                json!({"declared": null, "reason": "not a registered bot: the server seats it without a limit"}),
+            ),
+            Err(e) => self.log("capacity-failed", json!({"reason": e.to_string()})),
+        }
     }
 
     /// The loop: reap ended games, pick up live ones, judge challenges, wait for the next

@@ -43,6 +43,8 @@ pub struct PlayConfig {
     pub backoff_cap: Duration,
     /// Submit a random dice seed at the start of each game (provably fair dice).
     pub seed_dice: bool,
+    /// Declare `challenges.max_games` to the server at start (`POST /bot/capacity`).
+    pub declare_capacity: bool,
     /// The log (`None`: JSON lines on stderr).
     pub log: Option<PlayLog>,
 }
@@ -68,7 +70,7 @@ impl PlayConfig {
     /// The defaults for `bot` on `server` with `token`: the default challenge policy (one
     /// game at a time), never resign, 5,000 ms at most per turn, 300 ms transport
     /// allowance, the event stream plus a 15 s poll, reconnects from 0.5 s to 30 s, dice
-    /// seeds on, log on stderr.
+    /// seeds on, the game limit declared to the server, log on stderr.
     pub fn new(server: &str, token: &str, bot: &str) -> PlayConfig {
         PlayConfig {
             server: server.to_owned(),
@@ -86,6 +88,7 @@ impl PlayConfig {
             backoff_first: Duration::from_millis(500),
             backoff_cap: Duration::from_secs(30),
             seed_dice: true,
+            declare_capacity: true,
             log: None,
         }
     }

@@ -39,8 +39,8 @@ pub use events::{
 pub use ndjson::{NdjsonLines, MAX_LINE_BYTES};
 pub use policy::{ChallengePolicy, ControlKind, Judgement, RatedFilter};
 pub use rest::{
-    BotAccount, BotActiveGame, BotChallenges, BotGame, BotGames, Challenge, GameMoves, MoveBody,
-    MoveOutcome, SeedBody,
+    BotAccount, BotActiveGame, BotChallenges, BotGame, BotGames, Capacity, Challenge, GameMoves,
+    MoveBody, MoveOutcome, SeedBody,
 };
 pub use tracker::{Action, GameTracker};
 pub use worker::GameSummary;

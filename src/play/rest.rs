@@ -89,6 +89,24 @@ pub struct BotGames {
     pub games: Vec<BotActiveGame>,
 }
 
+/// `GET`/`POST /bot/capacity` (server: `Capacity`): how many games the server may seat us in
+/// at once (registered bots only).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Capacity {
+    /// The declaration, 1–32.
+    pub max_concurrent_games: u32,
+    /// Whether we are in the human catalog.
+    #[serde(default)]
+    pub open_to_humans: bool,
+    /// How much of the declaration the rating ladder may take.
+    #[serde(default)]
+    pub ladder_allowance: u32,
+    /// Games being played now.
+    #[serde(default)]
+    pub active_games: u32,
+}
+
 /// `GET /games/{id}/moves` (server: `GameMoves`): the full tree of the pending roll.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

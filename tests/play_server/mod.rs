@@ -72,6 +72,11 @@ pub struct MockState {
     pub game_stream_connects: u32,
     pub account_stream_connects: u32,
     pub max_active: usize,
+    /// The declared concurrent-game limit (`POST /bot/capacity`); `None`: never declared
+    /// (the server's default for a registered bot is 1).
+    pub capacity: Option<u32>,
+    /// An anonymous identity: no declaration (`403`), no limit.
+    pub anonymous: bool,
     pub max_plies: u32,
     pub next_game: u32,
     pub seed: u64,
@@ -454,6 +459,24 @@ fn route(st: &mut MockState, req: &Request, segs: &[&str]) -> (u16, Value) {
             200,
             json!({"team": "anon", "name": "us", "id": "bot:team:anon:us"}),
         ),
+        ("GET" | "POST", ["bot", "capacity"]) => {
+            if st.anonymous {
+                return (403, Value::Null);
+            }
+            if req.method == "POST" {
+                let body: Value = serde_json::from_str(&req.body).unwrap_or_default();
+                match body["maxConcurrentGames"].as_u64() {
+                    Some(n @ 1..=32) => st.capacity = Some(n as u32),
+                    _ => return (400, json!("maxConcurrentGames must be between 1 and 32")),
+                }
+            }
+            let active = st.games.values().filter(|g| g.over.is_none()).count();
+            (
+                200,
+                json!({"maxConcurrentGames": st.capacity.unwrap_or(1), "openToHumans": false,
+                       "ladderAllowance": st.capacity.unwrap_or(1), "activeGames": active}),
+            )
+        }
         ("GET", ["bot", "challenges"]) => (200, json!({"in": st.challenges, "out": []})),
         ("GET", ["bot", "games"]) => {
             let games: Vec<Value> = st
@@ -480,6 +503,16 @@ fn route(st: &mut MockState, req: &Request, segs: &[&str]) -> (u16, Value) {
                 st.challenges.remove(i);
                 st.declined.push((*id).to_owned());
                 return (200, Value::Null);
+            }
+            let active = st.games.values().filter(|g| g.over.is_none()).count();
+            let limit = if st.anonymous {
+                usize::MAX
+            } else {
+                st.capacity.unwrap_or(1) as usize
+            };
+            if active >= limit {
+                // At the limit: 409, and the challenge stays pending.
+                return (409, Value::Null);
             }
             let tc = st.challenges[i]["timeControl"].clone();
             st.challenges.remove(i);
