@@ -81,11 +81,8 @@ impl Client {
         }
     }
 
-    fn log(&self, event: &str, mut fields: serde_json::Value) {
-        if let Some(o) = fields.as_object_mut() {
-            o.insert("event".into(), json!(event));
-        }
-        self.shared.config.log(fields);
+    fn log(&self, event: &str, fields: serde_json::Value) {
+        self.shared.config.log(event, fields);
     }
 
     fn control(&self) -> &PlayControl {
@@ -326,10 +323,9 @@ fn account_stream(shared: &Shared, wake: &Sender<()>) {
     let mut backoff = Backoff::new(cfg.backoff_first, cfg.backoff_cap, 0xacc0);
     let log = |event: &str, mut fields: serde_json::Value| {
         if let Some(o) = fields.as_object_mut() {
-            o.insert("event".into(), json!(event));
             o.insert("stream".into(), json!("account"));
         }
-        cfg.log(fields);
+        cfg.log(event, fields);
     };
     while !shared.control.is_quitting() {
         match shared.api.account_stream() {

@@ -93,8 +93,11 @@ impl PlayConfig {
         }
     }
 
-    /// Write one log line.
-    pub(super) fn log(&self, line: serde_json::Value) {
+    /// Write one log line: the object `line` with `"event": event` added.
+    pub(super) fn log(&self, event: &str, mut line: serde_json::Value) {
+        if let Some(o) = line.as_object_mut() {
+            o.insert("event".into(), event.into());
+        }
         match &self.log {
             Some(log) => log(&line),
             None => eprintln!("{line}"),

@@ -74,10 +74,9 @@ struct Worker<'a> {
 impl Worker<'_> {
     fn log(&self, event: &str, mut fields: serde_json::Value) {
         if let Some(o) = fields.as_object_mut() {
-            o.insert("event".into(), json!(event));
             o.insert("game".into(), json!(self.id));
         }
-        self.shared.config.log(fields);
+        self.shared.config.log(event, fields);
     }
 
     fn run(&mut self) {
