@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Build the wasm package web/pkg from web/crate: one wasm32-unknown-unknown release build,
-# bound twice by wasm-bindgen — `--target nodejs` (web/pkg/node, CommonJS, loads itself
-# synchronously) and `--target web` (web/pkg/web, an ES module for pages and workers) — plus
-# package.json and the ESM entry for Node. Needs the wasm32 target and wasm-bindgen-cli of
+# Build the wasm package web/pkg from web/crate: two wasm32-unknown-unknown release builds —
+# everything (the package's `.` entry) and the rules alone (its `./rules` entry, pkg/rules) —
+# each bound twice by wasm-bindgen — `--target nodejs` (node/, CommonJS, loads itself
+# synchronously) and `--target web` (web/, an ES module for pages and workers, with index.js,
+# the browser entry, initialised on import) — plus package.json and the ESM entries for Node
+# (index.mjs, rules.mjs). `cd web/pkg && npm pack` packs it. Needs the wasm32 target and wasm-bindgen-cli of
 # exactly the crate's wasm-bindgen version (.ci/test-web installs both).
 # Run from anywhere: `bash web/build.sh`.
 set -euo pipefail
@@ -17,38 +19,57 @@ if [ "$have" != "$want" ]; then
   exit 1
 fi
 
-(cd crate && cargo build --release --locked --target wasm32-unknown-unknown --target-dir "$ROOT/target")
-wasm="$ROOT/target/wasm32-unknown-unknown/release/dicechess_web.wasm"
+# Both packages of web/crate in one cargo run: dicechess-web (everything) and
+# dicechess-web-rules (the same sources without the `bots` feature: the rules entry). They
+# share every dependency's build; LTO keeps only what each binds.
+(cd crate && cargo build --release --locked --target wasm32-unknown-unknown --target-dir "$ROOT/target" \
+  -p dicechess-web -p dicechess-web-rules)
+release="$ROOT/target/wasm32-unknown-unknown/release"
 
 rm -rf pkg
 mkdir -p pkg
-wasm-bindgen --target nodejs --out-dir pkg/node "$wasm"
-wasm-bindgen --target web --out-dir pkg/web "$wasm"
-# The JVM build's `DiceChess` object (`import { DiceChess } from '@fortemate/dicechess-engine'`):
-# every function pkg-template/index.mjs re-exports, under one frozen object, in both builds and
-# their type declarations.
-names="$(sed -n '/^export const {$/,/^} = engine;$/p' pkg-template/index.mjs | sed -n 's/^  \([A-Za-z]*\),$/\1/p')"
-members="$(for n in $names; do printf ' %s,' "$n"; done)"
-types="$(for n in $names; do printf ' %s: typeof %s;' "$n" "$n"; done)"
-printf '\n// The JVM build'"'"'s DiceChess object (web/build.sh).\nexports.DiceChess = Object.freeze({%s });\n' "$members" >> pkg/node/dicechess_web.js
-printf '\n// The JVM build'"'"'s DiceChess object (web/build.sh).\nexport const DiceChess = Object.freeze({%s });\n' "$members" >> pkg/web/dicechess_web.js
-for d in pkg/node/dicechess_web.d.ts pkg/web/dicechess_web.d.ts; do
-  printf '\n/** The JVM build'"'"'s `DiceChess` object: every function of this package. */\nexport declare const DiceChess: Readonly<{%s }>;\n' "$types" >> "$d"
-done
-# The JVM build's legacy `EngineFacade` object (its js/dicechess-engine.d.ts: getBotMove,
-# getPieceTypeAt, applyMove and endTurn, the last two its dice-blind forms).
-facade=' getBotMove, getPieceTypeAt, applyMove: applyMoveFacade, endTurn: endTurnFacade,'
-facade_types=' getBotMove: typeof getBotMove; getPieceTypeAt: typeof getPieceTypeAt; applyMove: typeof applyMoveFacade; endTurn: typeof endTurnFacade;'
-printf 'exports.EngineFacade = Object.freeze({%s });\n' "$facade" >> pkg/node/dicechess_web.js
-printf 'export const EngineFacade = Object.freeze({%s });\n' "$facade" >> pkg/web/dicechess_web.js
-for d in pkg/node/dicechess_web.d.ts pkg/web/dicechess_web.d.ts; do
-  printf '/** The JVM build'"'"'s legacy `EngineFacade` object. */\nexport declare const EngineFacade: Readonly<{%s }>;\n' "$facade_types" >> "$d"
-done
-cp pkg-template/package.json pkg-template/index.mjs pkg/
-# The browser build is ES modules; tell Node so too if it is ever imported directly.
-printf '{ "type": "module" }\n' > pkg/web/package.json
-printf '{ "type": "commonjs" }\n' > pkg/node/package.json
 
-gz="$(gzip -9 -c pkg/web/dicechess_web_bg.wasm | wc -c)"
-raw="$(wc -c < pkg/web/dicechess_web_bg.wasm)"
-echo "web/pkg built: dicechess_web_bg.wasm $raw bytes, $gz gzipped (gzip -9)"
+# bind NAME OUT ENTRY: bind $release/NAME.wasm twice under pkg/OUT — `--target nodejs` (OUT/node,
+# CommonJS) and `--target web` (OUT/web, an ES module) — and add the JVM build's `DiceChess`
+# object (every function ENTRY, the Node ESM entry, re-exports, under one frozen object) and its
+# legacy `EngineFacade` object (js/dicechess-engine.d.ts: getBotMove, getPieceTypeAt, and the
+# dice-blind applyMove and endTurn) to both builds and their type declarations; and the browser
+# entry OUT/web/index.js, initialised on import.
+bind() {
+  local name="$1" out="$2" entry="$3"
+  wasm-bindgen --target nodejs --out-dir "$out/node" "$release/$name.wasm"
+  wasm-bindgen --target web --out-dir "$out/web" "$release/$name.wasm"
+  local names members types
+  names="$(sed -n '/^export const {$/,/^} = engine;$/p' "$entry" | sed -n 's/^  \([A-Za-z]*\),$/\1/p')"
+  members="$(for n in $names; do printf ' %s,' "$n"; done)"
+  types="$(for n in $names; do printf ' %s: typeof %s;' "$n" "$n"; done)"
+  printf '\n// The JVM build'"'"'s DiceChess object (web/build.sh).\nexports.DiceChess = Object.freeze({%s });\n' "$members" >> "$out/node/$name.js"
+  printf '\n// The JVM build'"'"'s DiceChess object (web/build.sh).\nexport const DiceChess = Object.freeze({%s });\n' "$members" >> "$out/web/$name.js"
+  for d in "$out/node/$name.d.ts" "$out/web/$name.d.ts"; do
+    printf '\n/** The JVM build'"'"'s `DiceChess` object: every function of this entry. */\nexport declare const DiceChess: Readonly<{%s }>;\n' "$types" >> "$d"
+  done
+  local facade=' getBotMove, getPieceTypeAt, applyMove: applyMoveFacade, endTurn: endTurnFacade,'
+  local facade_types=' getBotMove: typeof getBotMove; getPieceTypeAt: typeof getPieceTypeAt; applyMove: typeof applyMoveFacade; endTurn: typeof endTurnFacade;'
+  printf 'exports.EngineFacade = Object.freeze({%s });\n' "$facade" >> "$out/node/$name.js"
+  printf 'export const EngineFacade = Object.freeze({%s });\n' "$facade" >> "$out/web/$name.js"
+  for d in "$out/node/$name.d.ts" "$out/web/$name.d.ts"; do
+    printf '/** The JVM build'"'"'s legacy `EngineFacade` object. */\nexport declare const EngineFacade: Readonly<{%s }>;\n' "$facade_types" >> "$d"
+  done
+  sed "s/BUILD/$name/" pkg-template/browser.js > "$out/web/index.js"
+  sed "s/BUILD/$name/" pkg-template/browser.d.ts > "$out/web/index.d.ts"
+  # The browser build is ES modules; tell Node so too if it is ever imported directly.
+  printf '{ "type": "module" }\n' > "$out/web/package.json"
+  printf '{ "type": "commonjs" }\n' > "$out/node/package.json"
+}
+bind dicechess_web pkg pkg-template/index.mjs
+bind dicechess_web_rules pkg/rules pkg-template/rules.mjs
+cp pkg-template/index.mjs pkg-template/rules.mjs pkg/
+# package.json, its version the crate's.
+version="$(sed -n 's/^version = "\(.*\)"$/\1/p' crate/Cargo.toml | head -n 1)"
+sed "s/\"version\": \"[^\"]*\"/\"version\": \"$version\"/" pkg-template/package.json > pkg/package.json
+
+# The sizes of the two entries' .wasm (web/README.md states them; .ci/test-web budgets them).
+size() { printf '%s %s bytes, %s gzipped (gzip -9)' "$1" "$(wc -c < "$1")" "$(gzip -9 -c "$1" | wc -c)"; }
+echo "web/pkg $version built:"
+echo "  .       $(size pkg/web/dicechess_web_bg.wasm)"
+echo "  ./rules $(size pkg/rules/web/dicechess_web_rules_bg.wasm)"

@@ -2,7 +2,9 @@
 
 use dicechess::board::{DfenError, Position};
 use serde::Serialize;
-use wasm_bindgen::{JsCast, JsValue};
+#[cfg(feature = "bots")]
+use wasm_bindgen::JsCast;
+use wasm_bindgen::JsValue;
 
 /// A JS `Error` with `message` and a `field` property naming the input that is wrong.
 pub(crate) fn field_error(field: &str, message: &str) -> JsValue {
@@ -46,8 +48,10 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue
 }
 
 /// An optional options object (`undefined` or `null`: every option takes its default).
+#[cfg(feature = "bots")]
 pub(crate) struct Options(Option<js_sys::Object>);
 
+#[cfg(feature = "bots")]
 impl Options {
     /// Read `value` as an options object, or throw (`options: expected an object`).
     pub(crate) fn new(value: &JsValue) -> Result<Options, JsValue> {
@@ -116,4 +120,5 @@ impl Options {
 }
 
 /// The largest integer a JS number holds exactly.
+#[cfg(feature = "bots")]
 pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;

@@ -18,11 +18,22 @@
 //! [`dicechess::board::DfenError`] text (it starts with the field's name) and whose `field`
 //! property is that name; bad options throw an `Error` naming the option. Nothing panics on
 //! bad input. `web/README.md` documents each function's arguments and result.
+//!
+//! The `bots` feature (default) adds the bots, equity, analysis and hints. Without it (the
+//! package `dicechess-web-rules` in `rules/`, the npm entry `dicechess-web/rules`) the build
+//! binds the rules and probe calls only: `getLegalUciMoves`, `getLegalTurns`,
+//! `getLegalTurnTree`, `countLegalTurns`, `applyMove`, `endTurn`, `getPlayableDice`,
+//! `generateMoves`, `perft`, `perftSingleDie`, `validateDfen`, `getPieceFromDice`,
+//! `getPieceTypeAt`, the `EngineFacade` calls, `canonicalKey`, `canonicalDfen`,
+//! `positionKeys` and `kingCaptureProbability`.
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "bots")]
 mod analysis;
+#[cfg(feature = "bots")]
 mod bots;
+#[cfg(feature = "bots")]
 mod equity;
 mod js;
 mod probes;
