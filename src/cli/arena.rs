@@ -1,4 +1,5 @@
-//! `dicechess arena`: colour-mirrored matches between bots, with SPRT and a gauntlet mode.
+//! `dicechess arena`: colour-mirrored matches between bots, with SPRT and a gauntlet mode;
+//! `--suite` runs a scenario or endgame suite instead (arena_suite.rs).
 
 use super::CliError;
 use dicechess::board::Position;
@@ -17,12 +18,18 @@ const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 /// Arguments of `arena`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The bot under test (scores are from its view).
-    #[arg(long, default_value = "expectimax")]
+    /// The bot under test (scores are from its view; a suite's candidate).
+    #[arg(long, visible_alias = "bot", default_value = "expectimax")]
     white: String,
-    /// The opponent (the base bot of a gauntlet).
-    #[arg(long, default_value = "greedy")]
+    /// The opponent (the base bot of a gauntlet; a suite's baseline).
+    #[arg(long, visible_alias = "baseline", default_value = "greedy")]
     black: String,
+    /// Run a suite file instead of a match (docs/suites.md): a scenario suite (the JVM
+    /// arena's search-evaluation catalog: expected turns, improvements and regressions of the
+    /// bot under test against the baseline) or an endgame suite (conversion and defence
+    /// rates); `--json` writes its report.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["gauntlet", "sprt", "tc", "resume"])]
+    suite: Option<PathBuf>,
     /// Play every registry bot that needs no model against `--black` instead, one row each.
     #[arg(long)]
     gauntlet: bool,
@@ -175,6 +182,22 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         .map_err(|e| CliError::Other(e.into()))?;
     let black_label = black.label(&args.black, true);
     let second = arena_bot(&args.black, &black_label, black_options.clone())?;
+    if let Some(path) = &args.suite {
+        let label = white.label(&args.white, false);
+        let run = super::arena_suite::SuiteRun {
+            path,
+            candidate: arena_bot(&args.white, &label, white_options.clone())?,
+            baseline: second,
+            move_ms: args.move_ms,
+            limits: GameLimits {
+                halfmove: args.halfmove_limit,
+                turns: args.turn_limit,
+            },
+            json: args.json.as_ref(),
+            quiet: args.quiet,
+        };
+        return super::arena_suite::run(run, &pool, out);
+    }
     let mut reports: Vec<ArenaReport> = Vec::new();
     let mut tables = String::new();
     for (tc_name, time) in &times {

@@ -5,6 +5,7 @@ mod allocator;
 #[cfg(feature = "files")]
 mod analyze;
 mod arena;
+mod arena_suite;
 mod bestmove;
 mod bots;
 mod equity;

@@ -10,6 +10,10 @@ mod history;
 mod record;
 mod replay;
 mod sprt;
+mod suite;
+mod suite_json;
+mod suite_run;
+mod suite_table;
 mod think;
 
 pub use arena::{
@@ -22,6 +26,16 @@ pub use game_texts::{game_texts, GameText, GameTextError, GameTexts};
 pub use history::{validate_history_json, ServerHistory, ServerTermination, ServerTurn};
 pub use record::{GameRecord, Termination, TurnRecord};
 pub use replay::{validate_record, validate_record_line, ReplayError, ReplaySummary};
+pub use suite::{
+    load_suite, parse_suite, Endgame, EndgameSuite, Expectation, Scenario, ScenarioCategory,
+    ScenarioSuite, SeedSet, Suite, SuiteError, SuiteProblem, SUITE_SCHEMA_VERSION,
+};
+pub use suite_run::{
+    compare_decisions, run_endgames, run_scenarios, Comparison, EndgameRates, EndgameReport,
+    EndgameResult, EndgameSummary, ExpectationReport, JudgedDecision, ScenarioReport,
+    ScenarioResult, ScenarioSummary, SeedSetReport, SuiteBot, SuiteDecision, SuiteIdentity,
+};
+pub use suite_table::{format_endgame_report, format_scenario_report};
 // `sprt::decide` and `sprt::score` are re-exported under descriptive names: at this level
 // plain `decide` would read as the move decision (`search::decide`) and `score` as an
 // evaluation.
