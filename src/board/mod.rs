@@ -1,9 +1,10 @@
-//! One position: the `Position` row, DFEN, Zobrist keys, colour flip and file mirror.
+//! One position: the `Position` row, DFEN, Zobrist keys, the analytics `fen_hash`, colour flip and file mirror.
 
 mod castling;
 mod dfen;
 mod dice;
 mod en_passant;
+mod fen_hash;
 mod position;
 mod symmetry;
 // Public on purpose: its key functions (`piece`, `side`, `castling`, `ep`, `ep_set`, `dice`)
@@ -15,4 +16,5 @@ pub use castling::Castling;
 pub use dfen::{dice_key, normalized_fen, DfenError, START_FEN};
 pub use dice::Dice;
 pub(crate) use en_passant::ep_capture_rank;
+pub use fen_hash::{fen_hash, fen_hash_of};
 pub use position::Position;

@@ -13,6 +13,7 @@ mod equity;
 mod eval;
 #[cfg(feature = "files")]
 mod eval_progress;
+mod golden;
 #[cfg(feature = "files")]
 mod label;
 #[cfg(feature = "serve")]
@@ -59,6 +60,9 @@ enum Command {
     /// Exact probes for both colours as JSON: king/queen capture rolls, threats, attackers,
     /// hanging pieces, mobility, passed pawns, diversity, ADEP classes.
     Probe(probe::Args),
+    /// A golden corpus of this engine in the training pipeline's format (its probes, one
+    /// feature schema, our engine version), to register our shards with the pipeline.
+    Golden(golden::Args),
     /// Choose a turn with a bot; JSON with `moves`, `score` and search `stats`.
     Bestmove(bestmove::Args),
     /// Monte-Carlo equity (White / Black / undecided) of a position.
@@ -163,6 +167,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Playable(a) => playable::run(a, out)?,
         Command::Perft(a) => perft::run(a, out)?,
         Command::Probe(a) => probe::run(a, out)?,
+        Command::Golden(a) => golden::run(a, out)?,
         Command::Bestmove(a) => bestmove::run(a, out)?,
         Command::Equity(a) => equity::run(a, out)?,
         Command::Bots(a) => bots::run(a, out)?,

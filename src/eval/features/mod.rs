@@ -125,11 +125,16 @@ macro_rules! chunk_fill {
     };
 }
 
+mod golden;
 mod kcp;
 mod material;
 mod raw_board;
 mod rich;
 
+pub use golden::{
+    parse_probes_tsv, pipeline_golden_path, pipeline_probes, probe_position, EngineIdentity,
+    GoldenCorpus, GoldenError, GoldenProbe, GoldenRow,
+};
 pub use kcp::{roll_probability, Kcp13, KcpMobility27, KcpMobilityPawns31};
 pub use material::Material7;
 pub use raw_board::{raw_board_column, RawBoard768};
