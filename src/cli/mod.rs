@@ -13,6 +13,7 @@ mod equity;
 mod eval;
 #[cfg(feature = "files")]
 mod eval_progress;
+#[cfg(feature = "files")]
 mod golden;
 #[cfg(feature = "files")]
 mod label;
@@ -62,6 +63,7 @@ enum Command {
     Probe(probe::Args),
     /// A golden corpus of this engine in the training pipeline's format (its probes, one
     /// feature schema, our engine version), to register our shards with the pipeline.
+    #[cfg(feature = "files")]
     Golden(golden::Args),
     /// Choose a turn with a bot; JSON with `moves`, `score` and search `stats`.
     Bestmove(bestmove::Args),
@@ -167,6 +169,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Playable(a) => playable::run(a, out)?,
         Command::Perft(a) => perft::run(a, out)?,
         Command::Probe(a) => probe::run(a, out)?,
+        #[cfg(feature = "files")]
         Command::Golden(a) => golden::run(a, out)?,
         Command::Bestmove(a) => bestmove::run(a, out)?,
         Command::Equity(a) => equity::run(a, out)?,
