@@ -389,3 +389,111 @@ test('EngineFacade: the JVM build\'s legacy object (EngineFacade.scala, js/dicec
   assert.equal(f.endTurn(`${START} PNB`), START.replace(' w ', ' b '));
   assert.equal(f.endTurn('invalid-fen'), undefined);
 });
+
+// RulesApiSpec (#279): applyMove with dice keeps the unspent dice, castling spends the king and
+// the rook die, a move no die allows is refused (undefined, never an error); DiceChess answers alike.
+test('applyMove with dice: RulesApiSpec\'s examples, the unspent dice kept', () => {
+  assert.equal(engine.applyMove(`${START} PPN`, 'e2', 'e4', undefined), 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1 PN');
+  assert.equal(engine.applyMove('4k3/8/8/8/8/8/4P3/4K2R w K - 0 1 PRK', 'e1', 'g1', undefined), '4k3/8/8/8/8/8/4P3/5RK1 w - - 1 1 P');
+  assert.equal(engine.applyMove(`${START} NNN`, 'e2', 'e4', undefined), undefined, 'no die allows it');
+  assert.equal(engine.applyMove(`${START} NNN`, 'e1', 'e2', undefined), undefined, 'not even pseudo-legal');
+  // js/README.md's walk-through: the micro-move keeps White to move, endTurn passes to Black.
+  const pn = `${START} PN`;
+  assert.ok(['e2e3', 'e2e4', 'b1c3', 'b1a3'].every((m) => engine.getLegalUciMoves(pn).includes(m)));
+  const next = engine.applyMove(pn, 'e2', 'e4');
+  assert.equal(next, 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1 N');
+  assert.equal(engine.endTurn(next), 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1');
+  // Spent dice: a position without dice, where any pseudo-legal move goes (RulesOps.playMove).
+  const spent = engine.applyMove(PROMO, 'e7', 'e8', 'q');
+  assert.equal(engine.applyMove(spent, 'e1', 'd2'), 'k3Q3/8/8/8/8/8/3K4/8 w - - 1 1');
+  for (const [d, from, to] of [[`${START} PPN`, 'e2', 'e4'], ['4k3/8/8/8/8/8/4P3/4K2R w K - 0 1 PRK', 'e1', 'g1'], [`${START} NNN`, 'e2', 'e4']]) {
+    assert.equal(engine.DiceChess.applyMove(d, from, to), engine.applyMove(d, from, to));
+  }
+});
+
+// The two differences web/README.md states: ours answers getLegalUciMoves' rule (a move must begin a
+// legal turn of the roll), theirs any move a die pays for; ours voids the dice a king capture leaves.
+test('applyMove with dice: where ours differs from RulesOps.playMove, by design', () => {
+  // N and P: b1c3 blocks the only pawn, so the turn would spend one die where two can be spent
+  // (c2c3 then a knight move); RulesOps would answer '7k/8/8/8/8/2N5/2P5/7K w - - 1 1 P'.
+  const blocked = '7k/8/8/8/8/8/2P5/1N5K w - - 0 1 NP';
+  assert.ok(engine.generateMoves(blocked).includes('b1c3'), 'pseudo-legal, the knight die pays');
+  assert.ok(!engine.getLegalUciMoves(blocked).includes('b1c3'), 'but begins no legal turn');
+  assert.equal(engine.applyMove(blocked, 'b1', 'c3'), undefined);
+  assert.equal(engine.EngineFacade.applyMove(blocked, 'b1', 'c3'), '7k/8/8/8/8/2N5/2P5/7K w - - 1 1', 'the dice-blind facade plays it');
+  // PlayableDice's king capture (their PlayableDiceSpec): theirs keeps "PP", ours voids them (docs/rules.md §2.6).
+  const king = '8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP';
+  assert.equal(engine.applyMove(king, 'b3', 'c5'), '8/8/8/2N5/8/8/2P5/K7 w - - 0 1');
+  assert.deepEqual(engine.getLegalUciMoves(engine.applyMove(king, 'b3', 'c5')), [], 'the game is over');
+});
+
+// javascript-api.md: the built-in algorithms are "random", "checkmate-aware", "greedy", "greedy-v2",
+// "aggressive" and "monte-carlo", the default "greedy"; BotRegistry.getAlgorithm: any case.
+test('getBestMove: every bot id of the JVM build plays, in any case; getAvailableBots has them all', () => {
+  const theirs = ['random', 'checkmate-aware', 'greedy', 'greedy-v2', 'aggressive', 'monte-carlo'];
+  const d = `${START} PNB`;
+  const legal = new Set(engine.getLegalTurns(d).map((t) => t.join(',')));
+  for (const id of theirs) {
+    for (const asked of [id, id.toUpperCase()]) {
+      const r = engine.getBestMove(d, { algorithm: asked, timeBudgetMs: 30, seed: 1 });
+      assert.equal(r.algorithm, id, `${asked}: played by itself`);
+      assert.equal(r.fallback, false, asked);
+      assert.ok(legal.has(r.moves.map((m) => m.from + m.to).join(',')), `${asked}: a legal turn`);
+    }
+  }
+  // Listed: ours under our registry's ids, `greedy-v2` as `cautious-greedy` (its name, "Cautious Greedy", theirs).
+  const listed = engine.getAvailableBots();
+  const ids = listed.map((b) => b.id);
+  for (const id of theirs) assert.ok(ids.includes(id === 'greedy-v2' ? 'cautious-greedy' : id), id);
+  assert.equal(listed.find((b) => b.id === 'cautious-greedy').name, 'Cautious Greedy');
+  // greedy-v2 wherever an id goes: the draw policy (an even position after move 30) and a book's base.
+  const late = '4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 31';
+  assert.deepEqual(['greedy-v2', 'GREEDY-V2', 'cautious-greedy', 'greedy'].map((a) => engine.shouldBotOfferDraw(late, { algorithm: a })), [true, true, true, false]);
+  const k = engine.positionKeys(d);
+  assert.equal(engine.registerOpeningBookBot(`${k.normalizedFen} ${k.diceKey}\te2e4,b1c3,c1d2\n`, 'greedy-v2', 'v2-book', 'V2 + Book'), true);
+  const difficulty = Object.fromEntries(listed.map((b) => [b.id, b.difficulty]));
+  const order = ['random', 'checkmate-aware', 'greedy', 'cautious-greedy', 'aggressive', 'monte-carlo'];
+  assert.deepEqual([...order].sort((a, b) => difficulty[a] - difficulty[b]), order, 'their difficulty order');
+  // BotRegistry.availableBots sorts by difficulty, registered bots (earlier tests' books, at
+  // their base's difficulty) included; ours keeps the registry's order within a difficulty.
+  assert.ok(ids.includes('greedy-book-test'), 'a book bot registered above');
+  assert.deepEqual(ids, [...ids].sort((a, b) => difficulty[a] - difficulty[b]), 'sorted by difficulty, as availableBots');
+  for (const b of listed) {
+    assert.deepEqual(Object.keys(b), ['id', 'name', 'description', 'difficulty', 'isExperimental'], b.id);
+  }
+});
+
+// RulesApiSpec: every function of the rules entry answers exactly as its DiceChess counterpart.
+test('the rules entry (dicechess-web/rules) answers as the full one, and binds no bot', async () => {
+  const { createRequire } = await import('node:module');
+  const { root } = await import('./load.mjs');
+  const path = await import('node:path');
+  const rules = createRequire(import.meta.url)(path.join(root, 'web', 'pkg', 'rules', 'node', 'dicechess_web_rules.js'));
+  const rulesEsm = await import('../pkg/rules.mjs');
+  assert.equal(rulesEsm.DiceChess, rules.DiceChess);
+  // js/dicechess-rules.d.ts's DiceChessRulesApi.
+  for (const n of ['getLegalUciMoves', 'generateMoves', 'applyMove', 'endTurn', 'perft', 'getPieceFromDice', 'canonicalKey']) {
+    assert.equal(typeof rules.DiceChess[n], 'function', n);
+  }
+  for (const n of ['getBestMove', 'getAvailableBots', 'estimateEquity', 'analyzeGame', 'hint', 'shouldBotOfferDouble']) {
+    assert.equal(rules[n], undefined, n);
+  }
+  const dfens = [START, `${START} PNB`, `${START} PPN`, PROMO, KIWI, `${KIWI} RKQ`, 'invalid-fen', BAD, null,
+    'rnbqkbnr/p1pppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6e3 0 1 PN', '8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP'];
+  for (const d of dfens) {
+    for (const n of ['getLegalUciMoves', 'generateMoves', 'endTurn', 'canonicalKey', 'getLegalTurnTree']) {
+      if (d === null && n === 'getLegalTurnTree') continue; // a string argument: null throws in both
+      assert.deepEqual(rules[n](d), engine[n](d), `${n}(${d})`);
+    }
+    assert.equal(rules.perft(d, 2), engine.perft(d, 2), `perft(${d})`);
+    for (const [from, to, p] of [['e2', 'e4'], ['e1', 'g1'], ['e7', 'e8', 'r'], ['b3', 'c5'], ['g1', 'f3']]) {
+      assert.equal(rules.applyMove(d, from, to, p), engine.applyMove(d, from, to, p), `applyMove(${d}, ${from}${to})`);
+    }
+  }
+  for (const d of [`${START} PNB`, `${KIWI} PNB`]) {
+    assert.deepEqual(rules.getLegalTurns(d), engine.getLegalTurns(d));
+    assert.deepEqual(rules.kingCaptureProbability(d), engine.kingCaptureProbability(d));
+    assert.deepEqual(rules.positionKeys(d), engine.positionKeys(d));
+  }
+  assert.deepEqual([0, 1, 6, 7].map(rules.getPieceFromDice), [0, 1, 6, 7].map(engine.getPieceFromDice));
+});

@@ -28,8 +28,9 @@ struct BotEntry {
     is_experimental: bool,
 }
 
-/// The bots this build can play (the registry less those that need a model package), by
-/// difficulty: `[{id, name, description, difficulty, isExperimental}]`.
+/// The bots this build can play (the registry less those that need a model package, then
+/// the bots `registerOpeningBookBot` added), by difficulty:
+/// `[{id, name, description, difficulty, isExperimental}]`.
 #[wasm_bindgen(js_name = getAvailableBots)]
 pub fn get_available_bots() -> Result<JsValue, JsValue> {
     let opts = BotOptions {
@@ -57,6 +58,10 @@ pub fn get_available_bots() -> Result<JsValue, JsValue> {
             is_experimental: true,
         }))
     });
+    // By difficulty, the registered bots among the built-in ones, as the JVM build's
+    // `BotRegistry.availableBots` lists them (stable: the registry's order, then registration
+    // order, within a difficulty).
+    bots.sort_by_key(|b| b.difficulty);
     to_js(&bots)
 }
 
