@@ -213,10 +213,20 @@ fn rows_the_pipeline_would_refuse_are_bad_records() {
     let a = args(&[]);
     let (ok, err) = dicechess(&a.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(!ok);
+    // The pipeline's enrichment check (scripts/check_enrichment.py) expects the producer's
+    // refusal to say "side/FEN mismatch" and to publish nothing: no Parquet file, no partial
+    // (`*.tmp`) file beside it.
     assert!(
-        err.contains("row 2: side: \"b\" is not the FEN's side to move"),
+        err.contains("row 2: side/FEN mismatch: side \"b\" is not the FEN's side to move"),
         "{err}"
     );
+    assert!(!out.exists());
+    let left: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "in.parquet")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
     let a = args(&["--skip-bad"]);
     let (ok, err) = dicechess(&a.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(ok, "{err}");

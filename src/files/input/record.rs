@@ -67,7 +67,9 @@ pub(super) fn check_base(b: RawBase, pos: &Position) -> Result<BaseRow, String> 
     let to_move = side.letter().to_string();
     if b.side != to_move {
         return Err(format!(
-            "side: {:?} is not the FEN's side to move {to_move:?}",
+            // The wording of the pipeline's enrichment check (scripts/check_enrichment.py
+            // expects the producer's refusal to say "side/FEN mismatch").
+            "side/FEN mismatch: side {:?} is not the FEN's side to move {to_move:?}",
             b.side
         ));
     }
