@@ -17,7 +17,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here/.."   # cargo fuzz expects the directory above fuzz/
 
 seconds="${FUZZ_SECONDS:-600}"
-all_targets="dfen turns manifest eval_input replay webhook labels arena_journal history label_input play_events"
+all_targets="dfen turns manifest eval_input replay webhook labels arena_journal history label_input play_events suite"
 targets="${FUZZ_TARGETS:-$all_targets}"
 jobs="${FUZZ_JOBS:-$(nproc)}"
 per_input_timeout="${FUZZ_INPUT_TIMEOUT:-60}"
