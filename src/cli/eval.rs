@@ -40,8 +40,9 @@ pub enum EvaluatorName {
 )]
 pub struct Args {
     /// Positions: a file of DFEN lines (blank lines and `#` comments skipped), a Parquet file
-    /// with a `dfen` or `fen` string column or a training shard of schema v0, or `-` for
-    /// standard input.
+    /// with a `dfen` or `fen` string column or a training shard of schema v0, the analytics
+    /// database's training export (`training_data.csv.gz`, or plain `.csv`; read as v0 rows),
+    /// or `-` for standard input.
     input: String,
     /// Feature schema id to extract (e.g. rich-9-v1); optional when only scoring.
     #[arg(long, value_name = "ID")]

@@ -38,7 +38,9 @@ pub enum LeafName {
 )]
 pub struct Args {
     /// Positions: a file of DFEN lines, a Parquet file with a `dfen` or `fen` column or a
-    /// training shard of schema v0 (ours or the pipeline's), or `-` for standard input.
+    /// training shard of schema v0 (ours or the pipeline's), the analytics database's
+    /// training export (`training_data.csv.gz` or `.csv`; read as v0 rows), or `-` for
+    /// standard input.
     input: String,
     /// What to label: a1, a2, p1, p2 or candidates.
     #[arg(long, value_name = "KIND")]

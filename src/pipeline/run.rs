@@ -92,10 +92,7 @@ impl Plan {
         let record = RunRecord {
             format: RUN_FORMAT.into(),
             input,
-            input_kind: match reader.column() {
-                Some(c) => format!("parquet:{c}"),
-                None => "dfen-lines".into(),
-            },
+            input_kind: reader.kind(),
             input_size,
             input_sha256,
             features: recorded_job.features,
@@ -106,9 +103,9 @@ impl Plan {
             output: cfg.format.name().into(),
             engine_version: ENGINE_VERSION.into(),
         };
-        // A v0 shard's base columns are written through to Parquet (the pipeline's
-        // enrichment step); NPY holds numbers only.
-        let with_base = reader.is_v0_shard() && cfg.format == OutputFormat::Parquet;
+        // A v0 shard's base columns (or those of the analytics export's rows) are written
+        // through to Parquet (the pipeline's enrichment step); NPY holds numbers only.
+        let with_base = reader.has_base_rows() && cfg.format == OutputFormat::Parquet;
         let layout = job.layout(with_base)?;
         let (dir, finished) = PartsDir::open(out, &record, cfg.restart)?;
         Ok(Plan {
@@ -124,11 +121,7 @@ impl Plan {
 
     /// What a record of this input is called.
     fn noun(&self) -> &'static str {
-        if self.reader.column().is_some() {
-            "row"
-        } else {
-            "line"
-        }
+        self.reader.noun()
     }
 
     /// Compute every chunk, then merge the parts into the output.

@@ -53,6 +53,17 @@ pub enum InputError {
         /// The columns it has, comma-separated.
         columns: String,
     },
+    /// A training-export CSV whose header lacks a column a row needs (the wording of the
+    /// analytics enricher's own check).
+    #[error("{what}: training CSV header is missing the '{column}' column: {header}")]
+    CsvHeader {
+        /// The input.
+        what: String,
+        /// The missing column.
+        column: &'static str,
+        /// The header as read (cut to 200 bytes).
+        header: String,
+    },
     /// The position column does not hold strings.
     #[error("{path}: column `{column}` has type {found}, expected strings (Utf8)")]
     ColumnType {

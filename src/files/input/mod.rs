@@ -8,6 +8,11 @@
 //! ([`Chunk::base`]) so that `eval` can write them through: a row whose `side` is not the
 //! FEN's side to move, or whose `result` is not 0, 0.5 or 1, is a bad record.
 //!
+//! The analytics database's training export (`training_data.csv.gz`, `analytics_csv.rs`) is
+//! read like a v0 shard: each row's base columns travel with it, converted to the v0 row they
+//! describe (`turn_number` as `ply`, dice as upper-case letters, `result` from the mover's
+//! view).
+//!
 //! A *record* is one non-blank, non-comment line (lines whose first non-blank character is `#`
 //! are comments) or one Parquet row. Chunk `k` holds records `k·N … k·N + N − 1` whatever they
 //! contain, so chunk boundaries depend only on the input and the chunk size: a resumed run
@@ -22,6 +27,7 @@
 //! over the same Parquet batches (`parquet_rows.rs`); each yields raw records (`record.rs`)
 //! that a chunk parses (`chunk.rs`).
 
+mod analytics_csv;
 mod chunk;
 mod dfen_column;
 mod error;

@@ -1,5 +1,6 @@
 //! [`PositionReader`]: an input opened as the reader of its kind, read chunk by chunk.
 
+use super::analytics_csv::AnalyticsRows;
 use super::chunk::{Chunk, RawChunk};
 use super::dfen_column;
 use super::error::InputError;
@@ -20,6 +21,8 @@ enum Source {
     Column(ParquetRows),
     /// A v0 training shard's base columns.
     Shard(ParquetRows),
+    /// The analytics database's training export (CSV, gzip or plain).
+    Analytics(AnalyticsRows),
 }
 
 /// Reads positions chunk by chunk from DFEN lines or a Parquet column; see the module docs.
@@ -47,6 +50,16 @@ impl fmt::Debug for PositionReader {
 
 /// Whether a file starts with the Parquet magic `PAR1`.
 fn has_parquet_magic(path: &Path) -> Result<bool, InputError> {
+    Ok(&read_magic(path)? == b"PAR1")
+}
+
+/// Whether a file starts with the gzip magic (the training export, `training_data.csv.gz`).
+fn has_gzip_magic(path: &Path) -> Result<bool, InputError> {
+    Ok(read_magic(path)?.starts_with(&[0x1f, 0x8b]))
+}
+
+/// A file's first four bytes (fewer when it is shorter: the rest zero).
+fn read_magic(path: &Path) -> Result<[u8; 4], InputError> {
     let mut f = File::open(path).map_err(|source| InputError::Open {
         path: path.to_owned(),
         source,
@@ -67,13 +80,24 @@ fn has_parquet_magic(path: &Path) -> Result<bool, InputError> {
             }
         }
     }
-    Ok(got == 4 && &magic == b"PAR1")
+    Ok(magic)
+}
+
+/// Whether a file name says CSV: `.csv`, `.csv.gz` or `.gz` (any case).
+fn csv_name(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    name.ends_with(".csv") || name.ends_with(".gz")
 }
 
 impl PositionReader {
     /// Open `path` (`-` is standard input) with chunks of `chunk_rows` records (at least 1).
     /// A file is read as Parquet when its name ends in `.parquet` or it is a regular file
-    /// starting with `PAR1`, else as DFEN lines (a pipe is read as lines, never sniffed).
+    /// starting with `PAR1`; as the analytics training export when its name ends in `.csv`,
+    /// `.csv.gz` or `.gz` or it is a regular file starting with the gzip magic; else as DFEN
+    /// lines (a pipe is read as lines, never sniffed).
     pub fn open(path: &str, chunk_rows: usize) -> Result<PositionReader, InputError> {
         if path == "-" {
             return Ok(PositionReader::from_lines(
@@ -112,6 +136,14 @@ impl PositionReader {
             .ok()
             .filter(|m| m.is_file())
             .map(|m| m.len());
+        if csv_name(p) || (regular && has_gzip_magic(p)?) {
+            return PositionReader::from_analytics_csv(
+                Box::new(file),
+                p.display().to_string(),
+                size,
+                chunk_rows,
+            );
+        }
         Ok(PositionReader::from_lines(
             Box::new(BufReader::with_capacity(1 << 20, file)),
             p.display().to_string(),
@@ -139,6 +171,28 @@ impl PositionReader {
             total_rows: None,
             column: None,
         }
+    }
+
+    /// Read the analytics database's training export (gzip or plain CSV, header first) from
+    /// any reader; `what` names it in errors, `total_bytes` (if known, the file's size)
+    /// drives [`PositionReader::total_bytes`]. Fails when the header lacks a needed column.
+    pub fn from_analytics_csv(
+        reader: Box<dyn Read + Send>,
+        what: String,
+        total_bytes: Option<u64>,
+        chunk_rows: usize,
+    ) -> Result<PositionReader, InputError> {
+        Ok(PositionReader {
+            source: Source::Analytics(AnalyticsRows::new(reader, what.clone())?),
+            what,
+            chunk_rows: chunk_rows.max(1),
+            next_index: 0,
+            done: false,
+            bytes_read: 0,
+            total_bytes,
+            total_rows: None,
+            column: None,
+        })
     }
 
     /// Read a Parquet file: a v0 training shard's base columns when it is one (the
@@ -178,6 +232,31 @@ impl PositionReader {
         matches!(self.source, Source::Shard(_))
     }
 
+    /// Whether each record carries a v0 row's base columns: a v0 training shard or the
+    /// analytics training export.
+    pub fn has_base_rows(&self) -> bool {
+        matches!(self.source, Source::Shard(_) | Source::Analytics(_))
+    }
+
+    /// What kind of input this is, as a resumed run records it: `dfen-lines`,
+    /// `parquet:dfen`, `parquet:fen`, `parquet:v0` or `analytics-csv`.
+    pub fn kind(&self) -> String {
+        match (&self.source, &self.column) {
+            (Source::Analytics(_), _) => "analytics-csv".into(),
+            (_, Some(c)) => format!("parquet:{c}"),
+            (_, None) => "dfen-lines".into(),
+        }
+    }
+
+    /// What one record of this input is called in messages: `line` for DFEN lines, `row`
+    /// otherwise.
+    pub fn noun(&self) -> &'static str {
+        match self.source {
+            Source::Lines(_) => "line",
+            _ => "row",
+        }
+    }
+
     /// The input's name in messages (`standard input` or the path).
     pub fn name(&self) -> &str {
         &self.what
@@ -197,14 +276,18 @@ impl PositionReader {
     /// Size of a text input in bytes, when known (not for standard input).
     pub fn total_bytes(&self) -> Option<u64> {
         match self.source {
-            Source::Lines(_) => self.total_bytes,
+            Source::Lines(_) | Source::Analytics(_) => self.total_bytes,
             Source::Column(_) | Source::Shard(_) => None,
         }
     }
 
-    /// Bytes of text input consumed so far.
+    /// Bytes of text input consumed so far (of the file as stored: compressed bytes for a
+    /// gzip export).
     pub fn bytes_read(&self) -> u64 {
-        self.bytes_read
+        match &self.source {
+            Source::Analytics(rows) => rows.bytes_read(),
+            _ => self.bytes_read,
+        }
     }
 
     /// Rows of a Parquet input (from its footer); `None` for text input.
@@ -249,6 +332,7 @@ impl PositionReader {
                     })?,
                 Source::Column(rows) => rows.next_record(dfen_column::record)?,
                 Source::Shard(rows) => rows.next_record(v0_shard::record)?,
+                Source::Analytics(rows) => rows.next_record()?,
             };
             match rec {
                 None => {
