@@ -11,6 +11,8 @@ mod record;
 mod replay;
 mod sprt;
 mod suite;
+mod suite_error;
+mod suite_fields;
 mod suite_json;
 mod suite_run;
 mod suite_table;
@@ -28,8 +30,9 @@ pub use record::{GameRecord, Termination, TurnRecord};
 pub use replay::{validate_record, validate_record_line, ReplayError, ReplaySummary};
 pub use suite::{
     load_suite, parse_suite, Endgame, EndgameSuite, Expectation, Scenario, ScenarioCategory,
-    ScenarioSuite, SeedSet, Suite, SuiteError, SuiteProblem, SUITE_SCHEMA_VERSION,
+    ScenarioSuite, SeedSet, Suite, SUITE_SCHEMA_VERSION,
 };
+pub use suite_error::{SuiteError, SuiteProblem};
 pub use suite_run::{
     compare_decisions, run_endgames, run_scenarios, Comparison, EndgameRates, EndgameReport,
     EndgameResult, EndgameSummary, ExpectationReport, JudgedDecision, ScenarioReport,

@@ -5,55 +5,17 @@
 //! catalog (unknown and duplicated fields refused, every expected turn checked against the
 //! rules), and every refusal names the field, with the case's index.
 
+use super::suite_error::{at, SuiteError, SuiteProblem};
+use super::suite_fields::{integer, non_empty_string, Obj};
 use super::suite_json::Node;
 use crate::board::Position;
 use crate::rules::legal_paths;
 use dicechess_kernels::Color;
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The one `schemaVersion` the JVM arena's catalog reader accepts, and ours.
 pub const SUITE_SCHEMA_VERSION: i64 = 1;
-
-/// Why a suite file could not be used.
-#[derive(Debug, thiserror::Error)]
-pub enum SuiteError {
-    /// The file could not be read.
-    #[error("suite {path}: {source}")]
-    Read {
-        /// The suite file.
-        path: PathBuf,
-        /// The operating system's error.
-        source: std::io::Error,
-    },
-    /// The file is not a valid suite.
-    #[error("suite {path}: {problem}")]
-    Invalid {
-        /// The suite file.
-        path: PathBuf,
-        /// What is wrong.
-        problem: SuiteProblem,
-    },
-}
-
-/// What is wrong with a suite's text.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SuiteProblem {
-    /// Not a JSON document.
-    #[error("invalid JSON: {0}")]
-    Json(String),
-    /// A field is missing, of the wrong type or out of range.
-    #[error("{field}: {reason}")]
-    Field {
-        /// The case's index in `scenarios` or `endgames`, when the field is in a case.
-        case: Option<usize>,
-        /// The field's path, e.g. `scenarios[3].expectedTurns[0][1]`.
-        field: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-}
-
 /// The seeds every case is run with (`seedSet`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeedSet {
@@ -305,15 +267,6 @@ impl CaseKind {
         }
     }
 }
-
-fn at(case: Option<usize>, field: impl Into<String>, reason: impl Into<String>) -> SuiteProblem {
-    SuiteProblem::Field {
-        case,
-        field: field.into(),
-        reason: reason.into(),
-    }
-}
-
 fn unique(ids: &mut HashSet<String>, id: &str, i: usize, list: &str) -> Result<(), SuiteProblem> {
     if ids.insert(id.to_owned()) {
         Ok(())
@@ -325,111 +278,6 @@ fn unique(ids: &mut HashSet<String>, id: &str, i: usize, list: &str) -> Result<(
         ))
     }
 }
-
-/// An object's fields, checked against the allowed names (no unknown, no duplicate).
-struct Obj<'a> {
-    case: Option<usize>,
-    context: String,
-    fields: &'a [(String, Node)],
-}
-
-impl<'a> Obj<'a> {
-    fn new(
-        node: &'a Node,
-        case: Option<usize>,
-        context: &str,
-        allowed: &[&str],
-    ) -> Result<Obj<'a>, SuiteProblem> {
-        let Node::Obj(fields) = node else {
-            return Err(at(
-                case,
-                context,
-                format!("must be an object, found {}", node.kind()),
-            ));
-        };
-        let mut seen = HashSet::new();
-        let mut duplicates = Vec::new();
-        let mut unknown = Vec::new();
-        for (name, _) in fields {
-            if !seen.insert(name.as_str()) && !duplicates.contains(&name.as_str()) {
-                duplicates.push(name.as_str());
-            }
-            if !allowed.contains(&name.as_str()) && !unknown.contains(&name.as_str()) {
-                unknown.push(name.as_str());
-            }
-        }
-        if !duplicates.is_empty() {
-            return Err(at(
-                case,
-                context,
-                format!("contains duplicate fields: {}", duplicates.join(", ")),
-            ));
-        }
-        if !unknown.is_empty() {
-            return Err(at(
-                case,
-                context,
-                format!(
-                    "contains unknown fields: {} (allowed: {})",
-                    unknown.join(", "),
-                    allowed.join(", ")
-                ),
-            ));
-        }
-        Ok(Obj {
-            case,
-            context: context.to_owned(),
-            fields,
-        })
-    }
-
-    fn path(&self, name: &str) -> String {
-        format!("{}.{name}", self.context)
-    }
-
-    fn get(&self, name: &str) -> Option<&'a Node> {
-        self.fields.iter().find(|(n, _)| n == name).map(|(_, v)| v)
-    }
-
-    fn required(&self, name: &str) -> Result<&'a Node, SuiteProblem> {
-        self.get(name)
-            .ok_or_else(|| at(self.case, self.path(name), "is required"))
-    }
-
-    fn string(&self, name: &str) -> Result<String, SuiteProblem> {
-        non_empty_string(self.required(name)?, self.case, &self.path(name))
-    }
-}
-
-fn non_empty_string(node: &Node, case: Option<usize>, path: &str) -> Result<String, SuiteProblem> {
-    match node {
-        Node::Str(s) if !s.is_empty() => Ok(s.clone()),
-        Node::Str(_) => Err(at(case, path, "must not be empty")),
-        other => Err(at(
-            case,
-            path,
-            format!("must be a string, found {}", other.kind()),
-        )),
-    }
-}
-
-fn integer(node: &Node, case: Option<usize>, path: &str) -> Result<i64, SuiteProblem> {
-    match node {
-        Node::Number(n) => n.as_i64().ok_or_else(|| {
-            at(
-                case,
-                path,
-                format!("must be an integer (64-bit), found {n}"),
-            )
-        }),
-        other => Err(at(
-            case,
-            path,
-            format!("must be an integer, found {}", other.kind()),
-        )),
-    }
-}
-
 fn seed_set(node: &Node) -> Result<SeedSet, SuiteProblem> {
     let obj = Obj::new(node, None, "seedSet", &["id", "values"])?;
     let id = obj.string("id")?;
