@@ -514,3 +514,100 @@ fn bad_export_rows_and_headers_are_named() {
         "{err}"
     );
 }
+
+#[test]
+fn a_scored_shard_keeps_its_layout_and_its_scores_go_beside_it() {
+    let d = temp_dir("scored");
+    let run = d.join("run");
+    selfplay(&run, "rich-9-v1");
+    let shard = run.join("shard-00000.rows.parquet");
+    let out = d.join("enriched.parquet");
+    let (ok, err) = dicechess(&[
+        "eval",
+        shard.to_str().unwrap(),
+        "--features",
+        "kcp-13",
+        "--evaluator",
+        "material",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    // The shard: the six base columns, then exactly the schema's columns (the pipeline's
+    // layout check), and a footer naming the scores' file and the evaluator.
+    let (rows, meta) = read(&out);
+    let names: Vec<String> = rows[0]
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
+    let kcp = schema("kcp-13").unwrap();
+    let mut want: Vec<String> = ["game_id", "ply", "fen", "dice", "side", "result"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    want.extend(kcp.columns().iter().map(|s| s.to_string()));
+    assert_eq!(names, want);
+    assert_eq!(meta["scores_file"], "enriched.scores.csv");
+    assert_eq!(meta["evaluator"], "material");
+    // The scores: one line per shard row, in order, keyed by game and ply, with fen_hash.
+    let text = std::fs::read_to_string(d.join("enriched.scores.csv")).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("game_id,ply,fen_hash,score"));
+    let lines: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let (games, fens, dice) = (
+        strings(&rows, "game_id"),
+        strings(&rows, "fen"),
+        strings(&rows, "dice"),
+    );
+    assert_eq!(lines.len(), games.len());
+    let plies: Vec<i32> = rows
+        .iter()
+        .flat_map(|b| {
+            b.column_by_name("ply")
+                .unwrap()
+                .as_primitive::<Int32Type>()
+                .values()
+                .to_vec()
+        })
+        .collect();
+    // The same positions scored as DFEN lines (no base columns): the same scores.
+    let dfens: Vec<String> = fens
+        .iter()
+        .zip(&dice)
+        .map(|(f, d)| format!("{f} {d}"))
+        .collect();
+    let lines_in = d.join("positions.dfen");
+    std::fs::write(&lines_in, dfens.join("\n") + "\n").unwrap();
+    let plain = d.join("plain.parquet");
+    let (ok, err) = dicechess(&[
+        "eval",
+        lines_in.to_str().unwrap(),
+        "--evaluator",
+        "material",
+        "--out",
+        plain.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let scores = floats(&read(&plain).0, "score");
+    for (i, l) in lines.iter().enumerate() {
+        assert_eq!(l[0], games[i]);
+        assert_eq!(l[1].parse::<i32>().unwrap(), plies[i]);
+        let pos = Position::from_dfen(&fens[i]).unwrap();
+        assert_eq!(
+            l[2].parse::<i64>().unwrap(),
+            dicechess::board::fen_hash(&pos)
+        );
+        assert_eq!(l[3].parse::<f32>().unwrap(), scores[i], "row {i}");
+    }
+    // The pipeline's enriched reader takes the shard, when a Python with pyarrow is here.
+    if let Ok(py) = python() {
+        let (ok, msg) = check(
+            &py,
+            &out,
+            &["--marker", "v0-enriched", "--feature-schema", "kcp-13"],
+        );
+        assert!(ok, "{msg}");
+    }
+}

@@ -34,6 +34,7 @@ mod lock;
 mod npy_out;
 mod parquet_out;
 mod parts;
+mod scores_csv;
 mod shard_file;
 mod shard_v0;
 
@@ -43,6 +44,7 @@ pub use lock::{lock_dir, DirLock, LockError};
 pub use npy_out::NpyWriter;
 pub use parquet_out::{Layout, ParquetRowsWriter, Rows};
 pub use parts::{fingerprint, read_record, PartInfo, PartsDir, RunRecord, RUN_FORMAT};
+pub use scores_csv::scores_path;
 pub use shard_file::write_v0_shard;
 pub use shard_v0::{
     base_arrays, base_fields, footer, with_metadata, BaseRow, BaseRows, ShardRows, BASE_COLUMNS,

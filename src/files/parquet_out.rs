@@ -89,6 +89,15 @@ impl Layout {
         Ok(self)
     }
 
+    /// The same layout without its `score` column (a shard whose scores go to a file
+    /// beside it).
+    pub fn without_score(&self) -> Layout {
+        Layout {
+            score: false,
+            ..self.clone()
+        }
+    }
+
     /// The Utf8 columns after the leading ones.
     pub fn texts(&self) -> &[String] {
         &self.texts
@@ -364,14 +373,30 @@ impl<W: Write + Send> ParquetConcat<W> {
         })
     }
 
-    /// Append every row group of the Parquet file `part` (its schema must equal this file's);
-    /// returns the rows appended.
-    pub fn append(&mut self, part: &Path) -> Result<u64, OutputError> {
+    /// Append the columns `keep` (root column indices, in this file's order; `None`: all) of
+    /// every row group of `part`; the kept columns must be this file's columns. Their encoded
+    /// chunks are copied byte for byte, so leaving a column out costs nothing.
+    pub fn append_columns(
+        &mut self,
+        part: &Path,
+        keep: Option<&[usize]>,
+    ) -> Result<u64, OutputError> {
         let file = File::open(part).map_err(OutputError::io(part))?;
         let meta = read_metadata(&file, part)?;
-        if meta.file_metadata().schema_descr().root_schema()
-            != self.writer.schema_descr().root_schema()
-        {
+        let theirs = meta
+            .file_metadata()
+            .schema_descr()
+            .root_schema()
+            .get_fields();
+        let ours = self.writer.schema_descr().root_schema().get_fields();
+        let all: Vec<usize> = (0..theirs.len()).collect();
+        let keep = keep.unwrap_or(&all);
+        let same = keep.len() == ours.len()
+            && keep
+                .iter()
+                .zip(ours)
+                .all(|(&k, f)| theirs.get(k).is_some_and(|t| t == f));
+        if !same {
             return Err(OutputError::Format {
                 path: part.to_owned(),
                 reason: "its columns differ from the output's".into(),
@@ -384,7 +409,11 @@ impl<W: Write + Send> ParquetConcat<W> {
                 .writer
                 .next_row_group()
                 .map_err(OutputError::format(&self.path))?;
-            for (c, column) in rg.columns().iter().enumerate() {
+            for &c in keep {
+                let column = rg.columns().get(c).ok_or_else(|| OutputError::Format {
+                    path: part.to_owned(),
+                    reason: "a row group lacks a column of its schema".into(),
+                })?;
                 let result = ColumnCloseResult {
                     bytes_written: column.compressed_size() as u64,
                     rows_written: rg.num_rows() as u64,

@@ -246,18 +246,20 @@ impl PartsDir {
     }
 
     /// Merge parts `0..count` into the Parquet file `out` (atomically) with `metadata` in
-    /// its footer; returns the rows written.
+    /// its footer; returns the rows written. With `keep`, only those root columns of the
+    /// parts (the columns of `layout`, in its order) are copied.
     pub fn merge_parquet(
         &self,
         count: u64,
         layout: &Layout,
         metadata: &[(String, String)],
         out: &Path,
+        keep: Option<&[usize]>,
     ) -> Result<u64, OutputError> {
         let mut f = AtomicFile::create(out).map_err(OutputError::io(out))?;
         let mut w = ParquetConcat::new(f.writer(), layout, metadata, out)?;
         for i in 0..count {
-            w.append(&self.part_path(i))?;
+            w.append_columns(&self.part_path(i), keep)?;
         }
         let rows = w.finish()?;
         f.commit().map_err(OutputError::io(out))?;
@@ -312,6 +314,14 @@ impl PartsDir {
         let rows = w.finish()?;
         f.commit().map_err(OutputError::io(out))?;
         Ok(rows)
+    }
+
+    /// Write the scores of parts `0..count` (parts of a shard layout with a score) to the
+    /// CSV file `out` (atomically): `game_id,ply,fen_hash,score`, one line per row in the
+    /// shard's order; returns the rows written. See [`super::scores_csv`].
+    pub fn write_scores_csv(&self, count: u64, out: &Path) -> Result<u64, OutputError> {
+        let parts: Vec<PathBuf> = (0..count).map(|i| self.part_path(i)).collect();
+        super::scores_csv::write(&parts, out)
     }
 
     /// Remove the folder and everything in it (after a successful merge): the parts and

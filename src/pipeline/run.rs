@@ -9,8 +9,8 @@ use super::{
     PipelineProgress, PipelineSummary, RunSpec,
 };
 use crate::files::{fingerprint, read_record, PartInfo, PartsDir, RunRecord, RUN_FORMAT};
+use crate::files::{scores_path, PositionReader, RawChunk};
 use crate::files::{Layout, OutputError, ENGINE_VERSION};
-use crate::files::{PositionReader, RawChunk};
 use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
 use std::path::Path;
@@ -288,12 +288,30 @@ impl Plan {
 
     /// Merge the `chunks` parts into the output and remove the parts folder; returns the
     /// rows written.
+    ///
+    /// A scored shard (base columns and a score) keeps the shard's column layout — the
+    /// pipeline's enriched readers take every column after the base six as features — and
+    /// its scores go to the CSV file beside it ([`crate::files::scores_path`]).
     fn merge(self, cfg: &RunSpec, job: &dyn Job, chunks: u64) -> Result<u64, PipelineError> {
-        let metadata = job.metadata(self.with_base);
+        let mut metadata = job.metadata(self.with_base);
         let written = match cfg.format {
+            OutputFormat::Parquet if self.with_base && self.layout.has_score() => {
+                let scores = scores_path(&cfg.out);
+                let name = scores
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                metadata.push(("scores_file".to_owned(), name));
+                // The scores first: a shard is never published without them.
+                self.dir.write_scores_csv(chunks, &scores)?;
+                let shard = self.layout.without_score();
+                let keep: Vec<usize> = (0..shard.leading_columns() + shard.width()).collect();
+                self.dir
+                    .merge_parquet(chunks, &shard, &metadata, &cfg.out, Some(&keep))
+            }
             OutputFormat::Parquet => {
                 self.dir
-                    .merge_parquet(chunks, &self.layout, &metadata, &cfg.out)
+                    .merge_parquet(chunks, &self.layout, &metadata, &cfg.out, None)
             }
             OutputFormat::Npy => self.dir.merge_npy(chunks, &self.layout, &cfg.out),
         }?;
