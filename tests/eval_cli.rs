@@ -6,7 +6,7 @@
 mod common;
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::Float32Type;
+use arrow_array::types::{Float32Type, Int64Type};
 use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema};
 use common::temp_dir;
@@ -100,6 +100,7 @@ struct Table {
     names: Vec<String>,
     strings: HashMap<String, Vec<String>>,
     floats: HashMap<String, Vec<f32>>,
+    ints: HashMap<String, Vec<i64>>,
     metadata: HashMap<String, String>,
     row_groups: usize,
 }
@@ -123,6 +124,7 @@ fn read_parquet(path: &Path) -> Table {
         names: schema.fields().iter().map(|f| f.name().clone()).collect(),
         strings: HashMap::new(),
         floats: HashMap::new(),
+        ints: HashMap::new(),
         metadata,
         row_groups,
     };
@@ -140,6 +142,11 @@ fn read_parquet(path: &Path) -> Table {
                     .entry(f.name().clone())
                     .or_default()
                     .extend(col.as_primitive::<Float32Type>().values().iter().copied()),
+                DataType::Int64 => t
+                    .ints
+                    .entry(f.name().clone())
+                    .or_default()
+                    .extend(col.as_primitive::<Int64Type>().values().iter().copied()),
                 other => panic!("unexpected column type {other}"),
             }
         }
@@ -150,11 +157,18 @@ fn read_parquet(path: &Path) -> Table {
 /// Check a Parquet output against the expected rows (schema [`SCHEMA`], material scores).
 fn check_parquet(t: &Table, want: &Expected) {
     let s = schema(SCHEMA).unwrap();
-    let mut names = vec!["dfen".to_owned()];
+    let mut names = vec!["dfen".to_owned(), "fen_hash".to_owned()];
     names.extend(s.columns().iter().map(|c| c.to_string()));
     names.push("score".into());
     assert_eq!(t.names, names);
     assert_eq!(t.strings["dfen"], want.dfens);
+    // The analytics database's key of each row's position.
+    let hashes: Vec<i64> = want
+        .dfens
+        .iter()
+        .map(|d| dicechess::board::fen_hash(&Position::from_dfen(d).unwrap()))
+        .collect();
+    assert_eq!(t.ints["fen_hash"], hashes);
     for (c, name) in s.columns().iter().enumerate() {
         let got = &t.floats[*name];
         let col: Vec<f32> = want.features.iter().map(|r| r[c]).collect();
@@ -572,7 +586,8 @@ fn empty_input_gives_empty_files_and_many_bad_lines_are_counted() {
     let out = d.join("out.parquet");
     ok(&eval(input.to_str().unwrap(), &out, &run_args()));
     let t = read_parquet(&out);
-    assert_eq!(t.names.len(), 11);
+    // dfen, fen_hash, the schema's columns, score.
+    assert_eq!(t.names.len(), 2 + schema(SCHEMA).unwrap().width() + 1);
     assert!(t.strings.is_empty() && t.metadata["feature_schema"] == SCHEMA);
     let npy = d.join("out.npy");
     ok(&eval(input.to_str().unwrap(), &npy, &run_args()));

@@ -93,7 +93,7 @@ fn a1_and_p1_rows_are_the_labellers_values_with_the_win_probability_beside() {
             .iter()
             .map(|f| f.name().clone())
             .collect();
-        assert_eq!(names, ["dfen", kind, &format!("{kind}_win")]);
+        assert_eq!(names, ["dfen", "fen_hash", kind, &format!("{kind}_win")]);
         assert_eq!(meta["label_kind"], kind);
         assert_eq!(meta["label_evaluator"], "dice-aware");
         assert_eq!(meta["engine_version"], dicechess::ENGINE_VERSION);

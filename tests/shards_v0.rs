@@ -183,6 +183,7 @@ fn write_v0_with_bad_rows(path: &Path) {
     let mut w = ParquetRowsWriter::new(&mut f, &layout, &meta, path).unwrap();
     w.write(Rows {
         dfens: &[],
+        fen_hashes: &[],
         base: Some(&base),
         texts: &[],
         features: &[],

@@ -7,7 +7,7 @@
 
 use super::shard_v0::{base_arrays, base_fields, with_metadata, BaseRows, BASE_COLUMNS};
 use super::OutputError;
-use arrow_array::{ArrayRef, Float32Array, RecordBatch, StringArray};
+use arrow_array::{ArrayRef, Float32Array, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
@@ -50,7 +50,11 @@ impl Layout {
     ) -> Result<Layout, OutputError> {
         let features: Vec<String> = features.iter().map(|s| s.as_ref().to_owned()).collect();
         for (i, name) in features.iter().enumerate() {
-            if name == "dfen" || name == "score" || BASE_COLUMNS.contains(&name.as_str()) {
+            if name == "dfen"
+                || name == "fen_hash"
+                || name == "score"
+                || BASE_COLUMNS.contains(&name.as_str())
+            {
                 return Err(OutputError::Layout(format!(
                     "feature column {i} is named {name:?}, which the file layout reserves"
                 )));
@@ -75,6 +79,7 @@ impl Layout {
         for t in texts {
             let name = t.as_ref();
             let taken = name == "dfen"
+                || name == "fen_hash"
                 || name == "score"
                 || BASE_COLUMNS.contains(&name)
                 || self.features.iter().any(|f| f == name)
@@ -103,14 +108,15 @@ impl Layout {
         &self.texts
     }
 
-    /// Whether rows start with the six base columns (else with `dfen`).
+    /// Whether rows start with the six base columns (else with `dfen` and `fen_hash`).
     pub fn has_base(&self) -> bool {
         self.base
     }
 
-    /// Columns before the features: 6 base columns or `dfen`, then the text columns.
+    /// Columns before the features: 6 base columns or `dfen` and `fen_hash`, then the text
+    /// columns.
     pub fn leading_columns(&self) -> usize {
-        let lead = if self.base { BASE_COLUMNS.len() } else { 1 };
+        let lead = if self.base { BASE_COLUMNS.len() } else { 2 };
         lead + self.texts.len()
     }
 
@@ -134,13 +140,21 @@ impl Layout {
         self.features.len() + usize::from(self.score)
     }
 
-    /// The Arrow schema: `dfen` (Utf8) or the base columns, the features (Float32), then
-    /// `score` (Float32).
+    /// The Arrow schema: `dfen` (Utf8) and `fen_hash` (Int64, the analytics database's
+    /// position key, [`crate::board::fen_hash`]) or the base columns, the text columns
+    /// (Utf8), the features (Float32), then `score` (Float32).
+    ///
+    /// Why no `fen_hash` beside base columns: the training pipeline's enriched reader takes
+    /// every column after the base six as features; a shard's scores file carries it instead
+    /// (`scores_csv.rs`).
     pub fn arrow_schema(&self) -> SchemaRef {
         let mut fields = if self.base {
             base_fields()
         } else {
-            vec![Field::new("dfen", DataType::Utf8, false)]
+            vec![
+                Field::new("dfen", DataType::Utf8, false),
+                Field::new("fen_hash", DataType::Int64, false),
+            ]
         };
         fields.extend(
             self.texts
@@ -159,12 +173,15 @@ impl Layout {
     }
 }
 
-/// Rows to write: `dfens[i]` (or the base columns' row `i`) with features
+/// Rows to write: `dfens[i]` and `fen_hashes[i]` (or the base columns' row `i`) with features
 /// `features[i·width .. (i+1)·width]` (row-major) and `scores[i]` when the layout has a score.
 #[derive(Clone, Copy, Debug)]
 pub struct Rows<'a> {
     /// Canonical DFEN of each row (unused, and may be empty, for a layout with base columns).
     pub dfens: &'a [String],
+    /// The `fen_hash` of each row's position, aligned with `dfens` (unused, and may be
+    /// empty, for a layout with base columns).
+    pub fen_hashes: &'a [i64],
     /// The base columns, for a layout with them.
     pub base: Option<&'a BaseRows>,
     /// One column of text per [`Layout::texts`] name, each with a value per row.
@@ -192,7 +209,13 @@ impl Rows<'_> {
                     "base columns given for a layout without them".into(),
                 ))
             }
-            (false, None) => {}
+            (false, None) if self.fen_hashes.len() == n => {}
+            (false, None) => {
+                return Err(OutputError::Layout(format!(
+                    "{} fen_hash values for {n} rows",
+                    self.fen_hashes.len()
+                )))
+            }
         }
         if self.texts.len() != layout.texts().len() || self.texts.iter().any(|t| t.len() != n) {
             return Err(OutputError::Layout(format!(
@@ -310,7 +333,10 @@ impl<W: Write + Send> ParquetRowsWriter<W> {
         let mut cols: Vec<ArrayRef> = Vec::with_capacity(w + 7 + rows.texts.len());
         match rows.base {
             Some(b) => cols.extend(base_arrays(b)),
-            None => cols.push(Arc::new(StringArray::from_iter_values(rows.dfens))),
+            None => {
+                cols.push(Arc::new(StringArray::from_iter_values(rows.dfens)));
+                cols.push(Arc::new(Int64Array::from(rows.fen_hashes.to_vec())));
+            }
         }
         for t in rows.texts {
             cols.push(Arc::new(StringArray::from_iter_values(t)));

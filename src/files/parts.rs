@@ -30,8 +30,9 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-/// The record format written into `run.json` (2: whole-input digest, part checksums).
-pub const RUN_FORMAT: &str = "dicechess-eval-parts-2";
+/// The record format written into `run.json` (2: whole-input digest, part checksums; 3: the
+/// `fen_hash` column beside `dfen`, so parts of a 2 run are not reused).
+pub const RUN_FORMAT: &str = "dicechess-eval-parts-3";
 
 /// Footer key of a part's counts.
 pub const PART_KEY: &str = "dicechess.part";

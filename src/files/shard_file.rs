@@ -22,6 +22,7 @@ pub fn write_v0_shard<S: AsRef<str>>(
     let mut writer = ParquetRowsWriter::new(file.writer(), &layout, &meta, dest)?;
     writer.write(Rows {
         dfens: &[],
+        fen_hashes: &[],
         base: Some(&rows.base),
         texts: &[],
         features: &rows.features,

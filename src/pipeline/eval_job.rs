@@ -3,6 +3,7 @@
 use super::job::{Job, JobRecord, PartOut};
 use super::{PipelineError, Scorer, CHUNK_VALUES, DEFAULT_CHUNK_ROWS};
 use crate::batch::PositionBatch;
+use crate::board::fen_hash;
 use crate::eval::features::{FeatureSchema, Perspective};
 use crate::files::{footer, Chunk, Layout, OutputError, ENGINE_VERSION, SCHEMA_V0_ENRICHED};
 use rayon::prelude::*;
@@ -68,15 +69,15 @@ impl Job for EvalJob<'_> {
             None => None,
             Some(sc) => Some(sc.score(&batch, features.as_ref().map(|(s, f)| (*s, f)))?),
         };
-        let (dfens, base) = if with_base {
-            (Vec::new(), chunk.base.clone())
+        let (dfens, fen_hashes, base) = if with_base {
+            (Vec::new(), Vec::new(), chunk.base.clone())
         } else {
-            let dfens = positions
+            let (dfens, hashes) = positions
                 .par_iter()
                 .with_min_len(1024)
-                .map(|p| p.to_dfen())
-                .collect();
-            (dfens, None)
+                .map(|p| (p.to_dfen(), fen_hash(p)))
+                .unzip();
+            (dfens, hashes, None)
         };
         let values = match features {
             None => Vec::new(),
@@ -93,6 +94,7 @@ impl Job for EvalJob<'_> {
         };
         Ok(PartOut {
             dfens,
+            fen_hashes,
             base,
             texts: Vec::new(),
             values,

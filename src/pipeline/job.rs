@@ -10,6 +10,8 @@ use crate::files::{BaseRows, Chunk, InputError, Layout, OutputError, Rows};
 pub(super) struct PartOut {
     /// The `dfen` column (layouts without base columns).
     pub(super) dfens: Vec<String>,
+    /// The `fen_hash` column, aligned with `dfens` (layouts without base columns).
+    pub(super) fen_hashes: Vec<i64>,
     /// The base columns (layouts with them).
     pub(super) base: Option<BaseRows>,
     /// One value per row for each of the layout's text columns.
@@ -28,6 +30,7 @@ impl PartOut {
     pub(super) fn rows(&self) -> Rows<'_> {
         Rows {
             dfens: &self.dfens,
+            fen_hashes: &self.fen_hashes,
             base: self.base.as_ref(),
             texts: &self.texts,
             features: &self.values,

@@ -11,7 +11,7 @@
 use super::job::{Job, JobRecord, PartOut};
 use super::run::run_job;
 use super::{PipelineError, PipelineObserver, PipelineSummary, RunSpec};
-use crate::board::Position;
+use crate::board::{fen_hash, Position};
 use crate::eval::{score_to_win_probability, BatchEvaluator, DiceAware, Material};
 use crate::files::SCHEMA_V0;
 use crate::files::{footer, BaseRows, Chunk, InputError, Layout, OutputError, ENGINE_VERSION};
@@ -299,7 +299,10 @@ impl Job for LabelJob<'_> {
             };
             let root = |out: &mut PartOut| match (&mut out.base, &chunk.base) {
                 (Some(rows), Some(base)) => rows.push(base.row(i)),
-                _ => out.dfens.push(chunk.positions[i].to_dfen()),
+                _ => {
+                    out.dfens.push(chunk.positions[i].to_dfen());
+                    out.fen_hashes.push(fen_hash(&chunk.positions[i]));
+                }
             };
             match labelled {
                 Labelled::Value(v) => {
