@@ -22,6 +22,13 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked
 fi
 
+# All targets in one cargo run first (when running them all): the bins compile and link in
+# parallel, and each `cargo fuzz run` below finds its bin built.
+if [[ -z "${FUZZ_TARGETS:-}" ]] && ! cargo fuzz build --sanitizer none; then
+    echo "run-ci: the fuzz targets do not build" >&2
+    exit 1
+fi
+
 failed=()
 for target in $targets; do
     echo "run-ci: fuzzing '$target' for ${seconds}s" >&2
