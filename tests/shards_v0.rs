@@ -39,6 +39,14 @@ fn dicechess(args: &[&str]) -> (bool, String) {
     )
 }
 
+/// `dicechess eval INPUT ARGS… --out OUT`.
+fn eval(input: &Path, out: &Path, args: &[&str]) -> (bool, String) {
+    let mut a = vec!["eval", input.to_str().unwrap()];
+    a.extend_from_slice(args);
+    a.extend(["--out", out.to_str().unwrap()]);
+    dicechess(&a)
+}
+
 fn selfplay(out: &Path, features: &str) {
     let (ok, err) = dicechess(&[
         "selfplay",
@@ -80,6 +88,17 @@ fn strings(batches: &[RecordBatch], name: &str) -> Vec<String> {
         .collect()
 }
 
+/// The `ply` column.
+fn plies(batches: &[RecordBatch]) -> Vec<i32> {
+    batches
+        .iter()
+        .flat_map(|b| {
+            let c = b.column_by_name("ply").unwrap();
+            c.as_primitive::<Int32Type>().values().to_vec()
+        })
+        .collect()
+}
+
 fn floats(batches: &[RecordBatch], name: &str) -> Vec<f32> {
     batches
         .iter()
@@ -97,14 +116,7 @@ fn eval_of_a_v0_shard_writes_its_base_columns_through_as_an_enriched_shard() {
     selfplay(&run, "rich-9-v1");
     let shard = run.join("shard-00000.rows.parquet");
     let out = d.join("enriched.parquet");
-    let (ok, err) = dicechess(&[
-        "eval",
-        shard.to_str().unwrap(),
-        "--features",
-        "kcp-13",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, err) = eval(&shard, &out, &["--features", "kcp-13"]);
     assert!(ok, "{err}");
     let (input, _) = read(&shard);
     let (output, meta) = read(&out);
@@ -112,14 +124,6 @@ fn eval_of_a_v0_shard_writes_its_base_columns_through_as_an_enriched_shard() {
         assert_eq!(strings(&input, name), strings(&output, name), "{name}");
     }
     assert_eq!(floats(&input, "result"), floats(&output, "result"));
-    let plies = |b: &[RecordBatch]| -> Vec<i32> {
-        b.iter()
-            .flat_map(|b| {
-                let c = b.column_by_name("ply").unwrap();
-                c.as_primitive::<Int32Type>().values().to_vec()
-            })
-            .collect()
-    };
     assert_eq!(plies(&input), plies(&output));
     let kcp = schema("kcp-13").unwrap();
     let names: Vec<String> = output[0]
@@ -316,14 +320,7 @@ fn pyarrow_reads_our_shards_as_the_pipeline_does() {
     assert!(ok, "{msg}");
     // eval as the enrichment step.
     let out = d.join("enriched.parquet");
-    let (ok, err) = dicechess(&[
-        "eval",
-        shard.to_str().unwrap(),
-        "--features",
-        "kcp-mobility-pawns-31-v1",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, err) = eval(&shard, &out, &["--features", "kcp-mobility-pawns-31-v1"]);
     assert!(ok, "{err}");
     let (ok, msg) = check(
         &py,
@@ -342,14 +339,7 @@ fn pyarrow_reads_our_shards_as_the_pipeline_does() {
     let lines = d.join("one.dfen");
     std::fs::write(&lines, "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 PPR\n").unwrap();
     let plain = d.join("plain.parquet");
-    let (ok, err) = dicechess(&[
-        "eval",
-        lines.to_str().unwrap(),
-        "--features",
-        "kcp-13",
-        "--out",
-        plain.to_str().unwrap(),
-    ]);
+    let (ok, err) = eval(&lines, &plain, &["--features", "kcp-13"]);
     assert!(ok, "{err}");
     let (ok, msg) = check(&py, &plain, &["--feature-schema", "kcp-13"]);
     assert!(!ok && msg.contains("shard schema version ''"), "{msg}");
@@ -404,14 +394,7 @@ fn the_analytics_export_enriches_into_a_v0_shard() {
     let inp = d.join("training_data.csv.gz");
     std::fs::write(&inp, gzip(&export_csv(false))).unwrap();
     let out = d.join("rows.parquet");
-    let (ok, err) = dicechess(&[
-        "eval",
-        inp.to_str().unwrap(),
-        "--features",
-        "kcp-13",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, err) = eval(&inp, &out, &["--features", "kcp-13"]);
     assert!(ok, "{err}");
     let (rows, meta) = read(&out);
     assert_eq!(meta["dicechess_training_schema"], "v0-enriched");
@@ -419,14 +402,7 @@ fn the_analytics_export_enriches_into_a_v0_shard() {
     let ids = strings(&rows, "game_id");
     assert_eq!(ids.len(), 3);
     assert_eq!(ids[0], "00000000-0000-0000-0000-000000000001");
-    let plies: Vec<i32> = rows
-        .iter()
-        .flat_map(|b| {
-            let c = b.column_by_name("ply").unwrap();
-            c.as_primitive::<Int32Type>().values().to_vec()
-        })
-        .collect();
-    assert_eq!(plies, vec![7, 8, 1]);
+    assert_eq!(plies(&rows), vec![7, 8, 1]);
     // The FEN as exported; dice in upper-case letters (digits 1 3 5 = pawn, bishop, queen);
     // the result from the mover's view (White's -1 is a loss for White, a win for Black;
     // 0 is a draw).
@@ -458,14 +434,7 @@ fn the_analytics_export_enriches_into_a_v0_shard() {
     let plain = d.join("training_data.csv");
     std::fs::write(&plain, export_csv(false)).unwrap();
     let out2 = d.join("rows2.parquet");
-    let (ok, err) = dicechess(&[
-        "eval",
-        plain.to_str().unwrap(),
-        "--features",
-        "kcp-13",
-        "--out",
-        out2.to_str().unwrap(),
-    ]);
+    let (ok, err) = eval(&plain, &out2, &["--features", "kcp-13"]);
     assert!(ok, "{err}");
     assert_eq!(read(&out2).0, rows);
     // The pipeline's readers take it, when a Python with pyarrow is here.
@@ -523,16 +492,11 @@ fn a_scored_shard_keeps_its_layout_and_its_scores_go_beside_it() {
     selfplay(&run, "rich-9-v1");
     let shard = run.join("shard-00000.rows.parquet");
     let out = d.join("enriched.parquet");
-    let (ok, err) = dicechess(&[
-        "eval",
-        shard.to_str().unwrap(),
-        "--features",
-        "kcp-13",
-        "--evaluator",
-        "material",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, err) = eval(
+        &shard,
+        &out,
+        &["--features", "kcp-13", "--evaluator", "material"],
+    );
     assert!(ok, "{err}");
     // The shard: the six base columns, then exactly the schema's columns (the pipeline's
     // layout check), and a footer naming the scores' file and the evaluator.
@@ -563,16 +527,7 @@ fn a_scored_shard_keeps_its_layout_and_its_scores_go_beside_it() {
         strings(&rows, "dice"),
     );
     assert_eq!(lines.len(), games.len());
-    let plies: Vec<i32> = rows
-        .iter()
-        .flat_map(|b| {
-            b.column_by_name("ply")
-                .unwrap()
-                .as_primitive::<Int32Type>()
-                .values()
-                .to_vec()
-        })
-        .collect();
+    let plies = plies(&rows);
     // The same positions scored as DFEN lines (no base columns): the same scores.
     let dfens: Vec<String> = fens
         .iter()
@@ -582,14 +537,7 @@ fn a_scored_shard_keeps_its_layout_and_its_scores_go_beside_it() {
     let lines_in = d.join("positions.dfen");
     std::fs::write(&lines_in, dfens.join("\n") + "\n").unwrap();
     let plain = d.join("plain.parquet");
-    let (ok, err) = dicechess(&[
-        "eval",
-        lines_in.to_str().unwrap(),
-        "--evaluator",
-        "material",
-        "--out",
-        plain.to_str().unwrap(),
-    ]);
+    let (ok, err) = eval(&lines_in, &plain, &["--evaluator", "material"]);
     assert!(ok, "{err}");
     let scores = floats(&read(&plain).0, "score");
     for (i, l) in lines.iter().enumerate() {

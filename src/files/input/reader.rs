@@ -160,8 +160,23 @@ impl PositionReader {
         total_bytes: Option<u64>,
         chunk_rows: usize,
     ) -> PositionReader {
+        PositionReader::text(
+            Source::Lines(DfenLines::new(reader)),
+            what,
+            total_bytes,
+            chunk_rows,
+        )
+    }
+
+    /// A reader of a text source (no row count, no Parquet column), at its start.
+    fn text(
+        source: Source,
+        what: String,
+        total_bytes: Option<u64>,
+        chunk_rows: usize,
+    ) -> PositionReader {
         PositionReader {
-            source: Source::Lines(DfenLines::new(reader)),
+            source,
             what,
             chunk_rows: chunk_rows.max(1),
             next_index: 0,
@@ -182,17 +197,13 @@ impl PositionReader {
         total_bytes: Option<u64>,
         chunk_rows: usize,
     ) -> Result<PositionReader, InputError> {
-        Ok(PositionReader {
-            source: Source::Analytics(AnalyticsRows::new(reader, what.clone())?),
+        let rows = AnalyticsRows::new(reader, what.clone())?;
+        Ok(PositionReader::text(
+            Source::Analytics(rows),
             what,
-            chunk_rows: chunk_rows.max(1),
-            next_index: 0,
-            done: false,
-            bytes_read: 0,
             total_bytes,
-            total_rows: None,
-            column: None,
-        })
+            chunk_rows,
+        ))
     }
 
     /// Read a Parquet file: a v0 training shard's base columns when it is one (the
