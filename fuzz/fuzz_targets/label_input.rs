@@ -15,6 +15,15 @@ use dicechess::files::PositionReader;
 use libfuzzer_sys::fuzz_target;
 use std::io::Write;
 
+/// Removes the scratch file when the input is done, however it ends.
+struct Scratch(std::path::PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     // The reader turns the Parquet library's panics on corrupt pages into errors
     // (catch_unwind); libFuzzer's panic hook would abort on those caught panics, so it is
@@ -25,7 +34,8 @@ fuzz_target!(|data: &[u8]| {
     let Some((&mode, body)) = data.split_first() else {
         return;
     };
-    // One scratch file per process, rewritten for each input.
+    // One scratch file per process, rewritten for each input and removed after it (a
+    // campaign must not leave a file behind per process).
     let ext = if mode & 1 == 0 { "parquet" } else { "dfen" };
     let path = std::env::temp_dir().join(format!(
         "dicechess-fuzz-label-input-{}.{ext}",
@@ -35,6 +45,7 @@ fuzz_target!(|data: &[u8]| {
         let mut f = std::fs::File::create(&path).expect("the scratch file");
         f.write_all(body).expect("the scratch file");
     }
+    let _scratch = Scratch(path.clone());
     let chunk = 1 + (mode as usize >> 1) % 7;
     let name = path.to_string_lossy().into_owned();
     let opened = if ext == "parquet" {
