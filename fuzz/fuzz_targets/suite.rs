@@ -1,12 +1,13 @@
-//! An arena suite file (`arena --suite FILE`: the JVM arena's scenario catalog or our endgame
-//! suite), an untrusted file: any bytes are read without a panic, either as a suite or as a
-//! refusal naming the field; every expected turn of an accepted scenario suite is one of the
-//! position's legal turns (checked independently with `legal_paths`), an expected pass has
-//! none, and an accepted endgame's position carries no dice.
+//! An arena suite file (`arena --suite FILE`: the JVM arena's scenario catalog or its endgame
+//! benchmark suite), an untrusted file: any bytes are read without a panic, either as a suite
+//! or as a refusal naming the field; every expected turn of an accepted scenario suite is one
+//! of the position's legal turns (checked independently with `legal_paths`), an expected pass
+//! has none, and an accepted endgame position carries no dice, has both kings at the
+//! distances it states, and opposite attacker and defender.
 #![no_main]
 
 use dicechess::rules::legal_paths;
-use dicechess::selfplay::{parse_suite, Expectation, Suite, SuiteProblem};
+use dicechess::selfplay::{king_distances, parse_suite, Expectation, Suite, SuiteProblem};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -31,11 +32,14 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         Ok(Suite::Endgames(s)) => {
-            assert!(!s.endgames.is_empty() && !s.seed_set.values.is_empty());
-            for e in &s.endgames {
-                assert!(e.position.dice().is_empty());
-                assert_eq!(e.position.to_dfen(), e.dfen);
-                assert!(e.turn_limit != Some(0));
+            assert!(!s.positions.is_empty() && s.schema_version == 1);
+            for p in &s.positions {
+                assert!(p.position.dice().is_empty());
+                assert_eq!(
+                    king_distances(&p.position),
+                    Some((p.king_chebyshev_distance, p.king_manhattan_distance))
+                );
+                assert_ne!(p.attacker_color, p.defender_color);
             }
         }
         Err(SuiteProblem::Json(reason)) => assert!(!reason.is_empty()),

@@ -26,8 +26,9 @@ pub struct Args {
     black: String,
     /// Run a suite file instead of a match (docs/suites.md): a scenario suite (the JVM
     /// arena's search-evaluation catalog: expected turns, improvements and regressions of the
-    /// bot under test against the baseline) or an endgame suite (conversion and defence
-    /// rates); `--json` writes its report.
+    /// bot under test against the baseline) or an endgame suite (the JVM arena's endgame
+    /// benchmark: `--games` games per colour per position, attacker and defender win rates);
+    /// `--json` writes its report.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["gauntlet", "sprt", "tc", "resume"])]
     suite: Option<PathBuf>,
     /// Play every registry bot that needs no model against `--black` instead, one row each.
@@ -36,9 +37,10 @@ pub struct Args {
     /// Bots to leave out of the gauntlet (comma-separated ids).
     #[arg(long, value_delimiter = ',')]
     exclude: Vec<String>,
-    /// Colour-mirrored pairs to play at most (two games each).
-    #[arg(long, default_value_t = 100)]
-    games: u64,
+    /// Colour-mirrored pairs to play at most (two games each) [default: 100]; with an
+    /// endgame suite, the games per colour per position (one pair per colour) [default: 5].
+    #[arg(long)]
+    games: Option<u64>,
     /// Stop when the SPRT decides: `elo0,elo1,alpha,beta` (`--sprt` alone: 0,20,0.05,0.05).
     #[arg(long, num_args = 0..=1, default_missing_value = "0,20,0.05,0.05")]
     sprt: Option<String>,
@@ -49,9 +51,13 @@ pub struct Args {
     /// A fixed think time per turn, ms.
     #[arg(long)]
     move_ms: Option<u64>,
-    /// Run seed (pair k plays the dice seed derived from it and k).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// Run seed (pair k plays the dice seed derived from it and k) [default: 1; an endgame
+    /// suite: 42].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// An endgame suite's positions of this category only (case-insensitive).
+    #[arg(long, requires = "suite")]
+    category: Option<String>,
     /// Start position (DFEN; dice ignored).
     #[arg(long, default_value = START)]
     dfen: String,
@@ -111,6 +117,11 @@ pub struct Args {
     quiet: bool,
 }
 
+/// `--games` of a match.
+const MATCH_PAIRS: u64 = 100;
+/// `--seed` of a match.
+const MATCH_SEED: u64 = 1;
+
 /// Play the match (or gauntlet) and print the table.
 pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     let start = Position::from_dfen(&args.dfen)?;
@@ -133,8 +144,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     };
     let config_at = |time: TimeControl| ArenaConfig {
         start,
-        pairs: args.games,
-        run_seed: args.seed,
+        pairs: args.games.unwrap_or(MATCH_PAIRS),
+        run_seed: args.seed.unwrap_or(MATCH_SEED),
         limits: GameLimits {
             halfmove: args.halfmove_limit,
             turns: args.turn_limit,
@@ -193,6 +204,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
                 halfmove: args.halfmove_limit,
                 turns: args.turn_limit,
             },
+            games: args.games,
+            seed: args.seed,
+            category: args.category.as_deref(),
             json: args.json.as_ref(),
             quiet: args.quiet,
         };
@@ -209,7 +223,10 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
             let bar = if args.quiet {
                 ProgressBar::hidden()
             } else {
-                ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr())
+                ProgressBar::with_draw_target(
+                    Some(args.games.unwrap_or(MATCH_PAIRS)),
+                    ProgressDrawTarget::stderr(),
+                )
             };
             if let Ok(style) = ProgressStyle::with_template(
                 "{spinner} {elapsed_precise} [{wide_bar}] {pos}/{len} pairs {msg}",
@@ -296,7 +313,7 @@ fn match_key(
         "opponent": black,
         "opponentOptions": format!("{black_options:?}"),
         "start": args.dfen,
-        "seed": args.seed,
+        "seed": args.seed.unwrap_or(MATCH_SEED),
         "halfmoveLimit": args.halfmove_limit,
         "turnLimit": args.turn_limit,
         "timeControl": time,

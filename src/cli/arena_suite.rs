@@ -1,11 +1,13 @@
 //! `dicechess arena --suite FILE`: a scenario or endgame suite (docs/suites.md) run by the
 //! bot under test (`--white`, alias `--bot`) and the baseline (`--black`, alias
-//! `--baseline`); the table on standard output, the JSON report to `--json` (atomically).
+//! `--baseline`); an endgame suite with `--games` per colour (5), `--seed` (42) and
+//! `--category`, as the JVM's `EndgameSuiteRunner`; the table on standard output, the JSON
+//! report to `--json` (atomically).
 
 use super::CliError;
 use dicechess::selfplay::{
     format_endgame_report, format_scenario_report, load_suite, run_endgames, run_scenarios,
-    ArenaBot, ArenaError, GameLimits, Suite, TimeControl,
+    ArenaBot, ArenaError, EndgameSettings, GameLimits, Suite, TimeControl,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
@@ -24,6 +26,12 @@ pub(super) struct SuiteRun<'a> {
     pub move_ms: Option<u64>,
     /// The endgames' draw adjudication.
     pub limits: GameLimits,
+    /// `--games`: an endgame suite's games per colour per position.
+    pub games: Option<u64>,
+    /// `--seed`: an endgame suite's run seed.
+    pub seed: Option<u64>,
+    /// `--category`: an endgame suite's category filter.
+    pub category: Option<&'a str>,
     /// `--json`.
     pub json: Option<&'a PathBuf>,
     /// `--quiet`.
@@ -52,6 +60,11 @@ fn arena_error(e: ArenaError) -> CliError {
     }
 }
 
+/// An endgame suite's games per colour when `--games` is not given (the JVM runner's).
+const ENDGAME_GAMES_PER_COLOR: u64 = 5;
+/// An endgame suite's seed when `--seed` is not given (the JVM runner's).
+const ENDGAME_SEED: u64 = 42;
+
 /// Run the suite in `pool`, print its table to `out` and write its JSON report.
 pub(super) fn run(
     run: SuiteRun<'_>,
@@ -62,6 +75,17 @@ pub(super) fn run(
     let who = format!("{} vs {}", run.candidate.id, run.baseline.id);
     let (table, body) = match &suite {
         Suite::Scenarios(s) => {
+            for (flag, given) in [
+                ("--games", run.games.is_some()),
+                ("--seed", run.seed.is_some()),
+                ("--category", run.category.is_some()),
+            ] {
+                if given {
+                    return Err(CliError::Input(format!(
+                        "{flag} applies to endgame suites only (a scenario suite's seeds are its seedSet)"
+                    )));
+                }
+            }
             let runs = (s.scenarios.len() * s.seed_set.values.len()) as u64;
             let bar = bar(run.quiet, runs, "runs", format!("{who} on {}", s.id));
             let think = run.move_ms.map(Duration::from_millis);
@@ -78,30 +102,48 @@ pub(super) fn run(
                 serde_json::to_string_pretty(&report),
             )
         }
-        Suite::Endgames(s) => {
-            let runs = (s.endgames.len() * s.seed_set.values.len()) as u64;
-            let bar = bar(
-                run.quiet,
-                runs,
-                "endgame pairs",
-                format!("{who} on {}", s.id),
-            );
-            let time = match run.move_ms {
-                Some(ms) => TimeControl::PerMove { ms },
-                None => TimeControl::Untimed,
+        Suite::Endgames(all) => {
+            let filtered;
+            let s = match run.category {
+                Some(cat) => {
+                    filtered = all.with_category(cat).ok_or_else(|| {
+                        CliError::Input(format!("No positions matched category filter '{cat}'"))
+                    })?;
+                    &filtered
+                }
+                None => all,
             };
+            let games_per_color = run.games.unwrap_or(ENDGAME_GAMES_PER_COLOR);
+            if games_per_color == 0 {
+                return Err(CliError::Input(
+                    "--games must be at least 1 (games per colour per position)".into(),
+                ));
+            }
+            let settings = EndgameSettings {
+                games_per_color,
+                seed: run.seed.unwrap_or(ENDGAME_SEED),
+                limits: run.limits,
+                time: match run.move_ms {
+                    Some(ms) => TimeControl::PerMove { ms },
+                    None => TimeControl::Untimed,
+                },
+            };
+            let games = s.positions.len() as u64 * 2 * games_per_color;
+            let bar = bar(run.quiet, games, "games", format!("{who} on {}", s.id));
             let report = pool
                 .install(|| {
-                    run_endgames(s, &run.candidate, &run.baseline, run.limits, time, &|n| {
+                    run_endgames(s, &run.candidate, &run.baseline, &settings, &|n| {
                         bar.set_position(n)
                     })
                 })
                 .map_err(arena_error)?;
             bar.finish_and_clear();
-            (
-                format_endgame_report(&report),
-                serde_json::to_string_pretty(&report),
-            )
+            let mut table = String::new();
+            if let Some(cat) = run.category {
+                table.push_str(&format!("Category filter: {cat}\n"));
+            }
+            table.push_str(&format_endgame_report(&report));
+            (table, serde_json::to_string_pretty(&report))
         }
     };
     if let Some(path) = run.json {

@@ -73,7 +73,7 @@ enum Command {
     Bots(bots::Args),
     /// Colour-mirrored bot matches on shared dice seeds, with SPRT; `--gauntlet` for a table
     /// of every bot against one base bot.
-    Arena(arena::Args),
+    Arena(Box<arena::Args>),
     /// Rate every turn of finished games (ours or the play server's) against the best turn
     /// of its roll and every roll against the average roll: per-turn JSON lines, an HTML
     /// report, per-player summaries; resumable, all cores.
@@ -174,7 +174,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Bestmove(a) => bestmove::run(a, out)?,
         Command::Equity(a) => equity::run(a, out)?,
         Command::Bots(a) => bots::run(a, out)?,
-        Command::Arena(a) => arena::run(a, out)?,
+        Command::Arena(a) => arena::run(*a, out)?,
         #[cfg(feature = "files")]
         Command::Analyze(a) => analyze::run(a, out)?,
         Command::Replay(a) => replay::run(a, out)?,

@@ -11,6 +11,8 @@ mod record;
 mod replay;
 mod sprt;
 mod suite;
+mod suite_endgame;
+mod suite_endgame_run;
 mod suite_error;
 mod suite_fields;
 mod suite_json;
@@ -29,14 +31,20 @@ pub use history::{validate_history_json, ServerHistory, ServerTermination, Serve
 pub use record::{GameRecord, Termination, TurnRecord};
 pub use replay::{validate_record, validate_record_line, ReplayError, ReplaySummary};
 pub use suite::{
-    load_suite, parse_suite, Endgame, EndgameSuite, Expectation, Scenario, ScenarioCategory,
-    ScenarioSuite, SeedSet, Suite, SUITE_SCHEMA_VERSION,
+    load_suite, parse_suite, Expectation, Scenario, ScenarioCategory, ScenarioSuite, SeedSet, Suite,
+};
+pub use suite_endgame::{king_distances, EndgamePosition, EndgameSuite};
+pub use suite_endgame_run::{
+    compute_category_summaries, compute_position_summary, run_endgames, CategorySummary,
+    EndgamePositionReport, EndgameReport, EndgameSettings, EndgameSummary, MatchResult,
+    PositionMatchSummary,
 };
 pub use suite_error::{SuiteError, SuiteProblem};
+pub use suite_fields::SUITE_SCHEMA_VERSION;
 pub use suite_run::{
-    compare_decisions, run_endgames, run_scenarios, Comparison, EndgameRates, EndgameReport,
-    EndgameResult, EndgameSummary, ExpectationReport, JudgedDecision, ScenarioReport,
-    ScenarioResult, ScenarioSummary, SeedSetReport, SuiteBot, SuiteDecision, SuiteIdentity,
+    compare_decisions, run_scenarios, Comparison, ExpectationReport, JudgedDecision,
+    ScenarioReport, ScenarioResult, ScenarioSummary, SeedSetReport, SuiteBot, SuiteDecision,
+    SuiteIdentity,
 };
 pub use suite_table::{format_endgame_report, format_scenario_report};
 // `sprt::decide` and `sprt::score` are re-exported under descriptive names: at this level

@@ -1,21 +1,20 @@
 //! Arena suites (docs/suites.md): the JVM arena's search-evaluation catalog (positions with
-//! dice and the turns expected of a bot, or an expected pass) and our endgame suite in the
-//! same shape (positions played out from the winning and the losing side). A suite file is
-//! untrusted: it is read field by field as the JVM's `SearchFixtureCatalog.parse` reads its
-//! catalog (unknown and duplicated fields refused, every expected turn checked against the
-//! rules), and every refusal names the field, with the case's index.
+//! dice and the turns expected of a bot, or an expected pass) and its endgame benchmark suite
+//! (suite_endgame.rs: won endings played from both sides). A suite file is untrusted: it is
+//! read field by field as the JVM's `SearchFixtureCatalog.parse` and
+//! `EndgameBenchmarkCatalog.parse` read theirs (unknown and duplicated fields refused, every
+//! expected turn checked against the rules, every king distance against the board), and every
+//! refusal names the field, with the case's index.
 
+use super::suite_endgame::{endgame_suite, EndgameSuite};
 use super::suite_error::{at, SuiteError, SuiteProblem};
-use super::suite_fields::{integer, non_empty_string, Obj};
+use super::suite_fields::{integer, non_empty_string, schema_version, Obj};
 use super::suite_json::Node;
 use crate::board::Position;
 use crate::rules::legal_paths;
-use dicechess_kernels::Color;
 use std::collections::HashSet;
 use std::path::Path;
 
-/// The one `schemaVersion` the JVM arena's catalog reader accepts, and ours.
-pub const SUITE_SCHEMA_VERSION: i64 = 1;
 /// The seeds every case is run with (`seedSet`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeedSet {
@@ -110,43 +109,13 @@ pub struct ScenarioSuite {
     pub scenarios: Vec<Scenario>,
 }
 
-/// One position of an endgame suite.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Endgame {
-    /// The stable id, unique in the suite.
-    pub id: String,
-    /// What the position is.
-    pub description: String,
-    /// The DFEN as written (canonical, six fields: the game rolls the dice).
-    pub dfen: String,
-    /// The position.
-    pub position: Position,
-    /// The side that should win (`winningSide`).
-    pub winning_side: Color,
-    /// Adjudicate a draw after this many turns (`turnLimit`; the arena's `--turn-limit`
-    /// when absent).
-    pub turn_limit: Option<u32>,
-}
-
-/// An endgame suite: positions played out from each side.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EndgameSuite {
-    /// The suite's stable id.
-    pub id: String,
-    /// What it covers.
-    pub description: String,
-    /// Each endgame is played once per seed (and per side).
-    pub seed_set: SeedSet,
-    /// The endgames, at least one, ids unique.
-    pub endgames: Vec<Endgame>,
-}
-
-/// A suite of either kind; the root's case array names the kind (`scenarios` or `endgames`).
+/// A suite of either kind; the root's case array names the kind (`scenarios` or
+/// `positions`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Suite {
     /// A scenario suite (`scenarios`).
     Scenarios(ScenarioSuite),
-    /// An endgame suite (`endgames`).
+    /// An endgame suite (`positions`).
     Endgames(EndgameSuite),
 }
 
@@ -165,108 +134,57 @@ pub fn load_suite(path: &Path) -> Result<Suite, SuiteError> {
 /// Read a suite from its bytes.
 pub fn parse_suite(bytes: &[u8]) -> Result<Suite, SuiteProblem> {
     let root = Node::parse(bytes).map_err(|e| SuiteProblem::Json(e.to_string()))?;
-    let kind = match &root {
-        Node::Obj(fields) => {
-            let has = |k: &str| fields.iter().any(|(n, _)| n == k);
-            match (has("scenarios"), has("endgames")) {
-                (true, true) => {
-                    return Err(at(
-                        None,
-                        "root",
-                        "must have one of scenarios or endgames, not both",
-                    ))
-                }
-                (false, true) => CaseKind::Endgames,
-                _ => CaseKind::Scenarios,
-            }
-        }
-        other => {
-            return Err(at(
-                None,
-                "root",
-                format!("must be an object, found {}", other.kind()),
-            ))
-        }
-    };
-    let root = Obj::new(&root, None, "root", kind.root_fields())?;
-    let version = root.required("schemaVersion")?;
-    let version = integer(version, None, "root.schemaVersion")?;
-    if version != SUITE_SCHEMA_VERSION {
+    let Node::Obj(fields) = &root else {
         return Err(at(
             None,
-            "root.schemaVersion",
-            format!("unsupported schemaVersion {version} (expected {SUITE_SCHEMA_VERSION})"),
+            "root",
+            format!("must be an object, found {}", root.kind()),
         ));
+    };
+    let has = |k: &str| fields.iter().any(|(n, _)| n == k);
+    match (has("scenarios"), has("positions")) {
+        (true, true) => Err(at(
+            None,
+            "root",
+            "must have one of scenarios (a scenario suite) or positions (an endgame suite), not both",
+        )),
+        (false, true) => endgame_suite(&root).map(Suite::Endgames),
+        _ => scenario_suite(&root).map(Suite::Scenarios),
     }
+}
+
+fn scenario_suite(root: &Node) -> Result<ScenarioSuite, SuiteProblem> {
+    let root = Obj::new(
+        root,
+        None,
+        "root",
+        &["schemaVersion", "id", "description", "seedSet", "scenarios"],
+    )?;
+    schema_version(&root)?;
     let id = root.string("id")?;
     let description = root.string("description")?;
     let seed_set = seed_set(root.required("seedSet")?)?;
-    let list = root.required(kind.key())?;
-    let Node::Arr(items) = list else {
-        return Err(at(None, format!("root.{}", kind.key()), "must be an array"));
+    let Node::Arr(items) = root.required("scenarios")? else {
+        return Err(at(None, "root.scenarios", "must be an array"));
     };
     if items.is_empty() {
-        return Err(at(
-            None,
-            format!("root.{}", kind.key()),
-            "must not be empty",
-        ));
+        return Err(at(None, "root.scenarios", "must not be empty"));
     }
     let mut ids = HashSet::new();
-    let suite = match kind {
-        CaseKind::Scenarios => {
-            let mut scenarios = Vec::with_capacity(items.len());
-            for (i, item) in items.iter().enumerate() {
-                let s = scenario(item, i)?;
-                unique(&mut ids, &s.id, i, "scenarios")?;
-                scenarios.push(s);
-            }
-            Suite::Scenarios(ScenarioSuite {
-                id,
-                description,
-                seed_set,
-                scenarios,
-            })
-        }
-        CaseKind::Endgames => {
-            let mut endgames = Vec::with_capacity(items.len());
-            for (i, item) in items.iter().enumerate() {
-                let e = endgame(item, i)?;
-                unique(&mut ids, &e.id, i, "endgames")?;
-                endgames.push(e);
-            }
-            Suite::Endgames(EndgameSuite {
-                id,
-                description,
-                seed_set,
-                endgames,
-            })
-        }
-    };
-    Ok(suite)
-}
-
-#[derive(Clone, Copy)]
-enum CaseKind {
-    Scenarios,
-    Endgames,
-}
-
-impl CaseKind {
-    fn key(self) -> &'static str {
-        match self {
-            CaseKind::Scenarios => "scenarios",
-            CaseKind::Endgames => "endgames",
-        }
+    let mut scenarios = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let s = scenario(item, i)?;
+        unique(&mut ids, &s.id, i, "scenarios")?;
+        scenarios.push(s);
     }
-
-    fn root_fields(self) -> &'static [&'static str] {
-        match self {
-            CaseKind::Scenarios => &["schemaVersion", "id", "description", "seedSet", "scenarios"],
-            CaseKind::Endgames => &["schemaVersion", "id", "description", "seedSet", "endgames"],
-        }
-    }
+    Ok(ScenarioSuite {
+        id,
+        description,
+        seed_set,
+        scenarios,
+    })
 }
+
 fn unique(ids: &mut HashSet<String>, id: &str, i: usize, list: &str) -> Result<(), SuiteProblem> {
     if ids.insert(id.to_owned()) {
         Ok(())
@@ -438,61 +356,4 @@ fn expected_turns(node: &Node, i: usize, path: &str) -> Result<Vec<Vec<String>>,
         return Err(at(Some(i), path, "must not be empty"));
     }
     Ok(allowed)
-}
-
-fn endgame(node: &Node, i: usize) -> Result<Endgame, SuiteProblem> {
-    let ctx = format!("endgames[{i}]");
-    let obj = Obj::new(
-        node,
-        Some(i),
-        &ctx,
-        &["id", "description", "dfen", "winningSide", "turnLimit"],
-    )?;
-    let id = obj.string("id")?;
-    let description = obj.string("description")?;
-    let dfen = obj.string("dfen")?;
-    let position = position(&dfen, i, &obj.path("dfen"))?;
-    if !position.dice().is_empty() {
-        return Err(at(
-            Some(i),
-            obj.path("dfen"),
-            "must not include dice (the game rolls them)",
-        ));
-    }
-    let winning_side = match obj.string("winningSide")?.as_str() {
-        "white" => Color::White,
-        "black" => Color::Black,
-        other => {
-            return Err(at(
-                Some(i),
-                obj.path("winningSide"),
-                format!("must be \"white\" or \"black\", found {other:?}"),
-            ))
-        }
-    };
-    let turn_limit = match obj.get("turnLimit") {
-        None => None,
-        Some(n) => {
-            let path = obj.path("turnLimit");
-            let v = integer(n, Some(i), &path)?;
-            match u32::try_from(v) {
-                Ok(v) if v >= 1 => Some(v),
-                _ => {
-                    return Err(at(
-                        Some(i),
-                        path,
-                        format!("must be from 1 to {}, found {v}", u32::MAX),
-                    ))
-                }
-            }
-        }
-    };
-    Ok(Endgame {
-        id,
-        description,
-        dfen,
-        position,
-        winning_side,
-        turn_limit,
-    })
 }

@@ -6,6 +6,23 @@ use super::suite_error::{at, SuiteProblem};
 use super::suite_json::Node;
 use std::collections::HashSet;
 
+/// The one `schemaVersion` the JVM arena's readers accept (its catalog and its endgame
+/// suite), and ours.
+pub const SUITE_SCHEMA_VERSION: i64 = 1;
+
+/// The root's `schemaVersion`, which must be [`SUITE_SCHEMA_VERSION`].
+pub(super) fn schema_version(root: &Obj<'_>) -> Result<i64, SuiteProblem> {
+    let version = integer(root.required("schemaVersion")?, None, "root.schemaVersion")?;
+    if version != SUITE_SCHEMA_VERSION {
+        return Err(at(
+            None,
+            "root.schemaVersion",
+            format!("unsupported schemaVersion {version} (expected {SUITE_SCHEMA_VERSION})"),
+        ));
+    }
+    Ok(version)
+}
+
 /// An object's fields, checked against the allowed names (no unknown, no duplicate).
 pub(super) struct Obj<'a> {
     case: Option<usize>,

@@ -1,16 +1,13 @@
-//! Running a suite (docs/suites.md): every scenario decided by the candidate and the
+//! Running a scenario suite (docs/suites.md): every scenario decided by the candidate and the
 //! baseline once per seed, compared as the JVM arena's `SearchEvaluation` compares them
-//! (improvements, regressions, shared matches and misses); every endgame played out once per
-//! seed with the candidate on the winning side and once with it on the losing side, on the
-//! same dice, for each bot's conversion and defence rates.
+//! (improvements, regressions, shared matches and misses). Endgame suites are run in
+//! suite_endgame_run.rs.
 
-use super::arena::{play_timed_game, ArenaBot, ArenaError, GameOutcome};
-use super::clock::TimeControl;
-use super::game::{game_seed, GameLimits};
-use super::suite::{EndgameSuite, Expectation, ScenarioSuite, SUITE_SCHEMA_VERSION};
+use super::arena::{ArenaBot, ArenaError};
+use super::suite::{Expectation, ScenarioSuite};
+use super::suite_fields::SUITE_SCHEMA_VERSION;
 use crate::bots::Turn;
 use crate::rules::legal_paths;
-use dicechess_kernels::Color;
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
@@ -207,7 +204,7 @@ pub struct SuiteIdentity {
     pub id: String,
     /// Its description.
     pub description: String,
-    /// Its cases (scenarios or endgames).
+    /// Its scenarios.
     pub scenario_count: usize,
 }
 
@@ -380,198 +377,4 @@ pub fn run_scenarios(
         .collect::<Result<_, ArenaError>>()?;
     let (b, c) = pairs.into_iter().unzip();
     Ok(compare_decisions(suite, baseline_bot, candidate_bot, b, c))
-}
-
-/// One endgame played out with one seed, both ways round on the same dice.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EndgameResult {
-    /// The endgame's id.
-    pub endgame_id: String,
-    /// Its DFEN.
-    pub dfen: String,
-    /// `white` or `black`.
-    pub winning_side: &'static str,
-    /// The suite's seed.
-    pub seed: i64,
-    /// The dice seed of both games (`game_seed(seed, endgame index)`).
-    pub game_seed: u64,
-    /// The game with the candidate on the winning side, the baseline defending (result from
-    /// White's view).
-    pub candidate_attacking: GameOutcome,
-    /// The game with the baseline on the winning side, the candidate defending.
-    pub candidate_defending: GameOutcome,
-}
-
-/// One bot's endgame rates.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EndgameRates {
-    /// Games it played from the winning side.
-    pub attacking_games: usize,
-    /// Those it won.
-    pub conversions: usize,
-    /// `conversions / attacking_games` (0 without games).
-    pub conversion_rate: f64,
-    /// Games it played from the losing side.
-    pub defending_games: usize,
-    /// Those it did not lose (won or drawn).
-    pub defences: usize,
-    /// Of those, the ones it won.
-    pub defending_wins: usize,
-    /// `defences / defending_games` (0 without games).
-    pub defence_rate: f64,
-}
-
-impl EndgameRates {
-    /// The rates of the bot that attacked in `attacking` and defended in `defending`, each
-    /// game with the winning side given.
-    pub fn of(attacking: &[(Color, GameOutcome)], defending: &[(Color, GameOutcome)]) -> Self {
-        let winner_won = |(side, g): &(Color, GameOutcome)| match side {
-            Color::White => g.result == 1,
-            Color::Black => g.result == -1,
-        };
-        let loser_won = |(side, g): &(Color, GameOutcome)| match side {
-            Color::White => g.result == -1,
-            Color::Black => g.result == 1,
-        };
-        let conversions = attacking.iter().filter(|g| winner_won(g)).count();
-        let defences = defending.iter().filter(|g| !winner_won(g)).count();
-        let rate = |n: usize, d: usize| if d == 0 { 0.0 } else { n as f64 / d as f64 };
-        EndgameRates {
-            attacking_games: attacking.len(),
-            conversions,
-            conversion_rate: rate(conversions, attacking.len()),
-            defending_games: defending.len(),
-            defences,
-            defending_wins: defending.iter().filter(|g| loser_won(g)).count(),
-            defence_rate: rate(defences, defending.len()),
-        }
-    }
-}
-
-/// Both bots' endgame rates.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct EndgameSummary {
-    /// The candidate's.
-    pub candidate: EndgameRates,
-    /// The baseline's.
-    pub baseline: EndgameRates,
-}
-
-impl EndgameSummary {
-    /// The rates of `results`.
-    pub fn of(results: &[EndgameResult]) -> EndgameSummary {
-        let side = |r: &EndgameResult| match r.winning_side {
-            "black" => Color::Black,
-            _ => Color::White,
-        };
-        let attack: Vec<_> = results
-            .iter()
-            .map(|r| (side(r), r.candidate_attacking))
-            .collect();
-        let defend: Vec<_> = results
-            .iter()
-            .map(|r| (side(r), r.candidate_defending))
-            .collect();
-        EndgameSummary {
-            candidate: EndgameRates::of(&attack, &defend),
-            baseline: EndgameRates::of(&defend, &attack),
-        }
-    }
-}
-
-/// An endgame suite's report (`endgame_evaluation`, schema 1).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EndgameReport {
-    /// Always `endgame_evaluation`.
-    pub kind: &'static str,
-    /// The report's schema version (1).
-    pub schema_version: u32,
-    /// The suite (`scenarioCount` counts its endgames).
-    pub fixture_set: SuiteIdentity,
-    /// Its seeds.
-    pub seed_set: SeedSetReport,
-    /// The baseline bot.
-    pub baseline: SuiteBot,
-    /// The candidate bot.
-    pub candidate: SuiteBot,
-    /// The rates.
-    pub summary: EndgameSummary,
-    /// One result per endgame and seed, endgame by endgame.
-    pub results: Vec<EndgameResult>,
-}
-
-/// Play every endgame with every seed twice, the candidate on the winning side and then on
-/// the losing side against the baseline, on the same dice (in parallel in the current rayon
-/// pool; the result does not depend on the thread count). `limits.turns` applies where an
-/// endgame has no `turnLimit`. `progress` is told the (endgame, seed) runs done so far.
-pub fn run_endgames(
-    suite: &EndgameSuite,
-    candidate: &ArenaBot,
-    baseline: &ArenaBot,
-    limits: GameLimits,
-    time: TimeControl,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<EndgameReport, ArenaError> {
-    let (candidate_bot, baseline_bot) = (SuiteBot::of(candidate)?, SuiteBot::of(baseline)?);
-    let seeds = &suite.seed_set.values;
-    let runs: Vec<(usize, i64)> = (0..suite.endgames.len())
-        .flat_map(|i| seeds.iter().map(move |&s| (i, s)))
-        .collect();
-    let done = AtomicU64::new(0);
-    let results = runs
-        .par_iter()
-        .map(|&(i, seed)| {
-            let e = &suite.endgames[i];
-            let dice_seed = game_seed(seed as u64, i as u64);
-            let limits = GameLimits {
-                turns: e.turn_limit.unwrap_or(limits.turns),
-                ..limits
-            };
-            let game = |attacker: &ArenaBot, defender: &ArenaBot| {
-                let (a, d) = (attacker.build()?, defender.build()?);
-                let (white, black) = match e.winning_side {
-                    Color::White => (a.as_ref(), d.as_ref()),
-                    Color::Black => (d.as_ref(), a.as_ref()),
-                };
-                play_timed_game(&e.position, white, black, dice_seed, limits, time)
-                    .map_err(ArenaError::from)
-            };
-            let candidate_attacking = game(candidate, baseline)?;
-            let candidate_defending = game(baseline, candidate)?;
-            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-            Ok(EndgameResult {
-                endgame_id: e.id.clone(),
-                dfen: e.dfen.clone(),
-                winning_side: match e.winning_side {
-                    Color::White => "white",
-                    Color::Black => "black",
-                },
-                seed,
-                game_seed: dice_seed,
-                candidate_attacking,
-                candidate_defending,
-            })
-        })
-        .collect::<Result<Vec<_>, ArenaError>>()?;
-    Ok(EndgameReport {
-        kind: "endgame_evaluation",
-        schema_version: 1,
-        fixture_set: SuiteIdentity {
-            schema_version: SUITE_SCHEMA_VERSION,
-            id: suite.id.clone(),
-            description: suite.description.clone(),
-            scenario_count: suite.endgames.len(),
-        },
-        seed_set: SeedSetReport {
-            id: suite.seed_set.id.clone(),
-            values: seeds.clone(),
-        },
-        baseline: baseline_bot,
-        candidate: candidate_bot,
-        summary: EndgameSummary::of(&results),
-        results,
-    })
 }

@@ -1,7 +1,8 @@
 //! The human tables of suite reports (`dicechess arena --suite`), after the JVM arena's
-//! `SearchEvaluation.printHuman`.
+//! `SearchEvaluation.printHuman` and `EndgameSuiteRunner`'s three tables.
 
-use super::suite_run::{EndgameRates, EndgameReport, ScenarioReport, SuiteDecision};
+use super::suite_endgame_run::EndgameReport;
+use super::suite_run::{ScenarioReport, SuiteDecision};
 use std::fmt::Write;
 
 fn clip(s: &str, max: usize) -> String {
@@ -120,69 +121,92 @@ pub fn format_scenario_report(r: &ScenarioReport) -> String {
     s
 }
 
-fn rates(s: &mut String, who: &str, id: &str, r: &EndgameRates) {
-    let _ = writeln!(
-        s,
-        "{who:<9} {id:<24} conversion {:>5.1}% ({}/{})   defence {:>5.1}% ({}/{}, {} won)",
-        100.0 * r.conversion_rate,
-        r.conversions,
-        r.attacking_games,
-        100.0 * r.defence_rate,
-        r.defences,
-        r.defending_games,
-        r.defending_wins
-    );
-}
-
-/// An endgame report as a table: one row per endgame and seed (each game's result from the
-/// winning side: `W` won, `D` drawn, `L` lost, with its turns), then each bot's rates.
+/// An endgame report as the JVM runner's three tables: per position (distance
+/// `chebyshev/manhattan`, the candidate's wins/draws/losses, its attacker and defender win
+/// rates, the match's time), per category, and overall.
 pub fn format_endgame_report(r: &EndgameReport) -> String {
     let mut s = String::new();
+    let rule = "-".repeat(95);
     let _ = writeln!(
         s,
-        "Endgame evaluation: {} vs {}",
-        r.candidate.id, r.baseline.id
+        "Endgame benchmark: {} vs {}",
+        r.candidate_id, r.baseline_id
     );
     let _ = writeln!(
         s,
-        "Suite: {} ({} endgames), seed set: {} ({})",
-        r.fixture_set.id,
-        r.fixture_set.scenario_count,
-        r.seed_set.id,
-        r.seed_set
-            .values
-            .iter()
-            .map(|v| v.to_string())
-            .collect::<Vec<_>>()
-            .join(",")
+        "Games/position: {} ({} per colour), seed {}, suite {} ({} positions)",
+        2 * r.games_per_color,
+        r.games_per_color,
+        r.seed,
+        r.suite_id,
+        r.positions.len()
     );
     let _ = writeln!(
         s,
-        "{:<28} {:<6} {:>6}  {:<22} {:<22}",
-        "endgame", "wins", "seed", "candidate attacking", "baseline attacking"
+        "{:<18} | {:<24} | {:>5} | {:>10} | {:>9} | {:>9} | {:>7}",
+        "Category", "Position ID", "Dist", "Cand W/D/L", "Atk Win%", "Def Win%", "Time"
     );
-    for x in &r.results {
-        let sign = if x.winning_side == "black" { -1 } else { 1 };
-        let g = |o: &super::arena::GameOutcome| {
-            let l = match o.result * sign {
-                1 => "W",
-                0 => "D",
-                _ => "L",
-            };
-            format!("{l} {} ({})", o.turns, o.termination)
-        };
+    let _ = writeln!(s, "{rule}");
+    for p in &r.positions {
         let _ = writeln!(
             s,
-            "{:<28} {:<6} {:>6}  {:<22} {:<22}",
-            clip(&x.endgame_id, 28),
-            x.winning_side,
-            x.seed,
-            clip(&g(&x.candidate_attacking), 22),
-            clip(&g(&x.candidate_defending), 22)
+            "{:<18} | {:<24} | {:>5} | {:>10} | {:>8.1}% | {:>8.1}% | {:>6.2}s",
+            clip(&p.category, 18),
+            clip(&p.id, 24),
+            format!("{}/{}", p.chebyshev_distance, p.manhattan_distance),
+            format!("{}/{}/{}", p.candidate_wins, p.draws, p.baseline_wins),
+            p.cand_attacker_win_rate,
+            p.cand_defender_win_rate,
+            p.duration_ms as f64 / 1000.0
         );
     }
-    s.push('\n');
-    rates(&mut s, "candidate", &r.candidate.id, &r.summary.candidate);
-    rates(&mut s, "baseline", &r.baseline.id, &r.summary.baseline);
+    let _ = writeln!(s, "{rule}");
+    let _ = writeln!(s, "\nCategory breakdown:");
+    let _ = writeln!(
+        s,
+        "{:<20} | {:>3} | {:>5} | {:>9} | {:>9} | {:>5} | {:>9} | {:>9}",
+        "Category", "Pos", "Games", "Cand Wins", "Base Wins", "Draws", "Cand Atk%", "Cand Def%"
+    );
+    let _ = writeln!(s, "{rule}");
+    for c in &r.categories {
+        let _ = writeln!(
+            s,
+            "{:<20} | {:>3} | {:>5} | {:>9} | {:>9} | {:>5} | {:>8.1}% | {:>8.1}%",
+            clip(&c.category, 20),
+            c.position_count,
+            c.total_games,
+            c.candidate_wins,
+            c.baseline_wins,
+            c.draws,
+            c.cand_attacker_win_rate,
+            c.cand_defender_win_rate
+        );
+    }
+    let _ = writeln!(s, "{rule}");
+    let m = &r.summary;
+    let score = if m.total_games > 0 {
+        m.total_candidate_wins as f64 / m.total_games as f64 * 100.0
+    } else {
+        0.0
+    };
+    let _ = writeln!(s, "\nOverall:");
+    let _ = writeln!(s, "Total positions : {}", m.total_positions);
+    let _ = writeln!(s, "Total games     : {}", m.total_games);
+    let _ = writeln!(
+        s,
+        "Candidate score : {} wins, {} draws, {} losses ({score:.1}%)",
+        m.total_candidate_wins, m.total_draws, m.total_baseline_wins
+    );
+    let _ = writeln!(
+        s,
+        "Candidate atk % : {:.1}% ({} / {})",
+        m.cand_attacker_win_rate, m.cand_attacker_wins, m.cand_attacker_games
+    );
+    let _ = writeln!(
+        s,
+        "Candidate def % : {:.1}% ({} / {})",
+        m.cand_defender_win_rate, m.cand_defender_wins, m.cand_defender_games
+    );
+    let _ = writeln!(s, "Total time      : {:.2}s", m.duration_ms as f64 / 1000.0);
     s
 }
