@@ -269,6 +269,19 @@ fn python() -> Result<PathBuf, String> {
     )
 }
 
+/// `shard` passes the pipeline's enriched-reader rules for kcp-13 (`check_shard.py`), when a
+/// Python with pyarrow is here (with `DICECHESS_PYTHON` set, as in CI, it must be).
+fn pipeline_reads_kcp13(shard: &Path) {
+    if let Ok(py) = python() {
+        let (ok, msg) = check(
+            &py,
+            shard,
+            &["--marker", "v0-enriched", "--feature-schema", "kcp-13"],
+        );
+        assert!(ok, "{msg}");
+    }
+}
+
 fn check(py: &Path, shard: &Path, args: &[&str]) -> (bool, String) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/check_shard.py");
     let o = Command::new(py)
@@ -437,15 +450,8 @@ fn the_analytics_export_enriches_into_a_v0_shard() {
     let (ok, err) = eval(&plain, &out2, &["--features", "kcp-13"]);
     assert!(ok, "{err}");
     assert_eq!(read(&out2).0, rows);
-    // The pipeline's readers take it, when a Python with pyarrow is here.
-    if let Ok(py) = python() {
-        let (ok, msg) = check(
-            &py,
-            &out,
-            &["--marker", "v0-enriched", "--feature-schema", "kcp-13"],
-        );
-        assert!(ok, "{msg}");
-    }
+    // The pipeline's readers take it.
+    pipeline_reads_kcp13(&out);
 }
 
 #[test]
@@ -550,13 +556,6 @@ fn a_scored_shard_keeps_its_layout_and_its_scores_go_beside_it() {
         );
         assert_eq!(l[3].parse::<f32>().unwrap(), scores[i], "row {i}");
     }
-    // The pipeline's enriched reader takes the shard, when a Python with pyarrow is here.
-    if let Ok(py) = python() {
-        let (ok, msg) = check(
-            &py,
-            &out,
-            &["--marker", "v0-enriched", "--feature-schema", "kcp-13"],
-        );
-        assert!(ok, "{msg}");
-    }
+    // The pipeline's enriched reader takes the shard.
+    pipeline_reads_kcp13(&out);
 }

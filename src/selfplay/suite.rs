@@ -8,7 +8,7 @@
 
 use super::suite_endgame::{endgame_suite, EndgameSuite};
 use super::suite_error::{at, SuiteError, SuiteProblem};
-use super::suite_fields::{integer, non_empty_string, schema_version, Obj};
+use super::suite_fields::{integer, non_empty_string, schema_version, unique_id, Obj};
 use super::suite_json::Node;
 use crate::board::Position;
 use crate::rules::legal_paths;
@@ -174,7 +174,7 @@ fn scenario_suite(root: &Node) -> Result<ScenarioSuite, SuiteProblem> {
     let mut scenarios = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let s = scenario(item, i)?;
-        unique(&mut ids, &s.id, i, "scenarios")?;
+        unique_id(&mut ids, &s.id, i, "scenarios", "ids")?;
         scenarios.push(s);
     }
     Ok(ScenarioSuite {
@@ -185,17 +185,6 @@ fn scenario_suite(root: &Node) -> Result<ScenarioSuite, SuiteProblem> {
     })
 }
 
-fn unique(ids: &mut HashSet<String>, id: &str, i: usize, list: &str) -> Result<(), SuiteProblem> {
-    if ids.insert(id.to_owned()) {
-        Ok(())
-    } else {
-        Err(at(
-            Some(i),
-            format!("{list}[{i}].id"),
-            format!("duplicate id {id:?}: ids must be unique"),
-        ))
-    }
-}
 fn seed_set(node: &Node) -> Result<SeedSet, SuiteProblem> {
     let obj = Obj::new(node, None, "seedSet", &["id", "values"])?;
     let id = obj.string("id")?;

@@ -7,7 +7,7 @@
 //! the field, with the position's index.
 
 use super::suite_error::{at, SuiteProblem};
-use super::suite_fields::{integer, schema_version, Obj};
+use super::suite_fields::{integer, schema_version, unique_id, Obj};
 use super::suite_json::Node;
 use crate::board::Position;
 use dicechess_kernels::{Color, PieceType};
@@ -104,13 +104,7 @@ pub(super) fn endgame_suite(root: &Node) -> Result<EndgameSuite, SuiteProblem> {
     let mut positions = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let p = endgame_position(item, i)?;
-        if !ids.insert(p.id.clone()) {
-            return Err(at(
-                Some(i),
-                format!("positions[{i}].id"),
-                format!("duplicate id {:?}: position ids must be unique", p.id),
-            ));
-        }
+        unique_id(&mut ids, &p.id, i, "positions", "position ids")?;
         positions.push(p);
     }
     Ok(EndgameSuite {

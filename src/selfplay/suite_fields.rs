@@ -132,3 +132,24 @@ pub(super) fn integer(node: &Node, case: Option<usize>, path: &str) -> Result<i6
         )),
     }
 }
+
+/// Record `id` of case `i` of the list `list` (`scenarios`, `positions`), refusing one seen
+/// before: "duplicate id …: NOUN must be unique" at `list[i].id` (`noun`: `ids` in the
+/// scenario catalog's wording, `position ids` in the endgame catalog's).
+pub(super) fn unique_id(
+    ids: &mut HashSet<String>,
+    id: &str,
+    i: usize,
+    list: &str,
+    noun: &str,
+) -> Result<(), SuiteProblem> {
+    if ids.insert(id.to_owned()) {
+        Ok(())
+    } else {
+        Err(at(
+            Some(i),
+            format!("{list}[{i}].id"),
+            format!("duplicate id {id:?}: {noun} must be unique"),
+        ))
+    }
+}
