@@ -33,6 +33,7 @@ pub mod search;
 pub mod selfplay;
 #[cfg(feature = "serve")]
 pub mod serve;
+pub mod tablebase;
 
 pub use dicechess_kernels as kernels;
 

@@ -15,7 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["digest"],
     &["board"],
     &["rules"],
-    &["probe"],
+    &["probe", "tablebase"],
     &["batch", "files"],
     &["eval"],
     &["search"],

@@ -5,8 +5,9 @@ use super::{
     Bot, CheckmateAware, ExpectimaxBot, Greedy, GreedyTerms, MonteCarloBot, OpeningBook,
     OpeningBookBot, RandomBot, RandomKingCapture,
 };
-use crate::eval::{BatchEvaluator, DiceAware, DiceAwareWeights, Material};
+use crate::eval::{BatchEvaluator, DiceAware, DiceAwareWeights, Material, TablebaseLeaves};
 use crate::search::{ChanceMode, Expectimax, SearchConfig, TranspositionTable};
+use crate::tablebase::Tablebases;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -48,6 +49,9 @@ pub struct BotOptions {
     /// How expectimax expands chance nodes (default [`ChanceMode::Shared`]; the per-roll
     /// modes search the same values and are kept for validation and comparison).
     pub chance: Option<ChanceMode>,
+    /// Endgame tables scoring the leaves they hold (docs/tablebases.md), for every
+    /// expectimax bot but the frozen `best-v1`; none by default.
+    pub tablebases: Option<Arc<Tablebases>>,
 }
 
 /// Why a bot could not be built.
@@ -121,6 +125,10 @@ fn expectimax_with(
     opts: &BotOptions,
 ) -> Result<Box<dyn Bot>, BotBuildError> {
     let depth = config.depth;
+    let leaf: Arc<dyn BatchEvaluator> = match &opts.tablebases {
+        Some(tables) if !tables.is_empty() => Arc::new(TablebaseLeaves::new(leaf, tables.clone())),
+        _ => leaf,
+    };
     let mut search = Expectimax::new(config, leaf.clone())?;
     // Depth-2 bots deepen to 3 when a clock leaves time (see `ExpectimaxBot::choose`); the
     // two searchers share one table (entries carry their depth).
@@ -274,7 +282,12 @@ fn best(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
 /// 0.3 / 0.15), pre-ranked by the same evaluator, 16 candidates, a 64 MiB table. Its play
 /// is pinned byte for byte by `tests/shard_digests.rs`.
 fn best_v1(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
-    dice_aware_expectimax("best-v1", "Best (v1, frozen)", 11, opts)
+    // Frozen means frozen: endgame tables are a later change, gated against this bot.
+    let opts = BotOptions {
+        tablebases: None,
+        ..opts.clone()
+    };
+    dice_aware_expectimax("best-v1", "Best (v1, frozen)", 11, &opts)
 }
 
 /// The wave-2 searcher both `best` and `best-v1` are today; `best` ranks above its frozen

@@ -95,6 +95,13 @@ pub struct Args {
     /// The opponent's `move-prerank` model package.
     #[arg(long, value_name = "PKG")]
     black_prerank: Option<PathBuf>,
+    /// Endgame tables scoring the leaves of the bot under test (a folder `dicechess
+    /// tablebase build` wrote); the opponent plays without unless `--black-tablebases`.
+    #[arg(long, visible_alias = "white-tablebases", value_name = "DIR")]
+    tablebases: Option<PathBuf>,
+    /// Endgame tables for the opponent.
+    #[arg(long, value_name = "DIR")]
+    black_tablebases: Option<PathBuf>,
     /// The bot under test's candidate limit (expectimax bots) [default: the bot's].
     #[arg(long, value_name = "K")]
     white_candidates: Option<usize>,
@@ -164,12 +171,14 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         prerank: args.prerank.as_ref(),
         collapse: args.collapse.as_ref(),
         candidates: args.white_candidates,
+        tablebases: super::tablebase::for_bots(args.tablebases.as_deref())?,
     };
     let black = Side {
         model: args.black_model.as_ref(),
         prerank: args.black_prerank.as_ref(),
         collapse: args.black_collapse.as_ref(),
         candidates: args.black_candidates,
+        tablebases: super::tablebase::for_bots(args.black_tablebases.as_deref())?,
     };
     let white_options = white.options(&options)?;
     let black_options = black.options(&options)?;
@@ -328,6 +337,7 @@ struct Side<'a> {
     prerank: Option<&'a PathBuf>,
     collapse: Option<&'a PathBuf>,
     candidates: Option<usize>,
+    tablebases: Option<std::sync::Arc<dicechess::tablebase::Tablebases>>,
 }
 
 impl Side<'_> {
@@ -344,6 +354,7 @@ impl Side<'_> {
             prerank: self.prerank.cloned(),
             collapse: self.collapse.cloned(),
             candidate_limit: self.candidates.or(shared.candidate_limit),
+            tablebases: self.tablebases.clone(),
             ..shared.clone()
         })
     }
@@ -371,6 +382,9 @@ impl Side<'_> {
         }
         if let Some(k) = self.candidates {
             parts.push(format!("k={k}"));
+        }
+        if self.tablebases.is_some() {
+            parts.push("tables".to_owned());
         }
         if parts.is_empty() {
             id.to_owned()

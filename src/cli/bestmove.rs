@@ -35,6 +35,9 @@ pub struct Args {
     /// Expectimax candidate limit.
     #[arg(long)]
     candidates: Option<usize>,
+    /// Endgame tables (a folder `dicechess tablebase build` wrote) scoring the search's leaves.
+    #[arg(long, value_name = "DIR")]
+    tablebases: Option<PathBuf>,
     /// Seed for tie-breaks and sampling.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -54,6 +57,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
             candidate_limit: args.candidates,
             table_mb: None,
             chance: None,
+            tablebases: super::tablebase::for_bots(args.tablebases.as_deref())?,
         },
         time_ms: args.time_ms,
         threads: args.threads.unwrap_or(0),

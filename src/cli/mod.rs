@@ -32,6 +32,7 @@ mod replay;
 mod selfplay;
 #[cfg(feature = "serve")]
 mod serve;
+mod tablebase;
 mod turns;
 #[cfg(feature = "serve")]
 mod web;
@@ -65,6 +66,9 @@ enum Command {
     /// feature schema, our engine version), to register our shards with the pipeline.
     #[cfg(feature = "files")]
     Golden(golden::Args),
+    /// Endgame tables: build them into a folder, probe a position, verify them against one
+    /// step of play (docs/tablebases.md).
+    Tablebase(tablebase::Args),
     /// Choose a turn with a bot; JSON with `moves`, `score` and search `stats`.
     Bestmove(bestmove::Args),
     /// Monte-Carlo equity (White / Black / undecided) of a position.
@@ -171,6 +175,7 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Probe(a) => probe::run(a, out)?,
         #[cfg(feature = "files")]
         Command::Golden(a) => golden::run(a, out)?,
+        Command::Tablebase(a) => tablebase::run(a, out)?,
         Command::Bestmove(a) => bestmove::run(a, out)?,
         Command::Equity(a) => equity::run(a, out)?,
         Command::Bots(a) => bots::run(a, out)?,

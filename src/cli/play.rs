@@ -39,6 +39,9 @@ pub struct Args {
     /// Opening book (TSV) played before the bot.
     #[arg(long)]
     book: Option<PathBuf>,
+    /// Endgame tables (a folder `dicechess tablebase build` wrote) scoring the bot's leaves.
+    #[arg(long, value_name = "DIR")]
+    tablebases: Option<PathBuf>,
     /// At most this many games at once (declared to the server at start: POST /bot/capacity).
     #[arg(long, default_value_t = 1)]
     max_games: usize,
@@ -152,6 +155,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     config.bot_options = BotOptions {
         model: args.model,
         book: args.book,
+        tablebases: super::tablebase::for_bots(args.tablebases.as_deref())?,
         ..BotOptions::default()
     };
     config.challenges = ChallengePolicy {

@@ -47,6 +47,9 @@ pub struct Args {
     /// Opening book (TSV) played before the bot.
     #[arg(long)]
     book: Option<PathBuf>,
+    /// Endgame tables (a folder `dicechess tablebase build` wrote) scoring the bot's leaves.
+    #[arg(long, value_name = "DIR")]
+    tablebases: Option<PathBuf>,
     /// Search worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -106,6 +109,7 @@ pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
         model: args.model,
         collapse: args.collapse,
         book: args.book,
+        tablebases: super::tablebase::for_bots(args.tablebases.as_deref())?,
         ..BotOptions::default()
     };
     config.threads = args.threads;

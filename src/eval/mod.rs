@@ -7,6 +7,7 @@ pub mod features;
 mod material;
 pub mod onnx;
 mod score;
+mod tablebase_leaves;
 
 pub use bot_terms::{aggressive_score, king_safety, BotEvaluator, BotTerms, KING_EXPOSURE_PENALTY};
 pub use dice_aware::{DiceAware, DiceAwareWeights};
@@ -15,6 +16,7 @@ pub use score::{
     score_to_win_probability, win_probability_to_score, LOSS_VALUE, SCORE_SCALE,
     TERMINAL_WIN_SCORE, UPPER_SCORE_BOUND, UPPER_SCORE_BOUND_CP, WIN_VALUE,
 };
+pub use tablebase_leaves::TablebaseLeaves;
 
 use crate::batch::{LeafBatch, PositionBatch};
 

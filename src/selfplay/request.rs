@@ -105,6 +105,7 @@ impl SelfPlayRequest {
                 },
                 table_mb: searching.then_some(self.table_mb),
                 chance: None,
+                tablebases: None,
             },
         }
     }
