@@ -26,6 +26,8 @@ __all__ = [
     "features",
     "evaluate",
     "probe",
+    "tablebase_build",
+    "tablebase_probe",
     "bestmove",
     "selfplay",
     "merge",
@@ -105,6 +107,25 @@ def evaluate(dfens: Iterable[str], model: Optional[PathLike] = None) -> np.ndarr
 def probe(dfen: str) -> dict[str, Any]:
     """Every exact probe of a position for both colours (``dicechess probe``)."""
     return json.loads(_native.probe(dfen))
+
+
+def tablebase_build(
+    dir: PathLike, tables: Union[str, Sequence[str]] = "all", *, discount: Optional[float] = None
+) -> list[dict[str, Any]]:
+    """Build endgame tables into ``dir`` (``dicechess tablebase build``): ``tables`` names
+    them (``"kqk"``, ``["kk", "knk"]``, ``"all"``); the tables they need are built first and
+    those already in ``dir`` are kept. One dict per table (positions, sweeps, seconds)."""
+    names = [tables] if isinstance(tables, str) else list(tables)
+    return [json.loads(s) for s in _native.tablebase_build(os.fspath(dir), names, discount)]
+
+
+def tablebase_probe(dir: PathLike, dfens: Union[str, Iterable[str]]) -> Union[float, np.ndarray]:
+    """The endgame-table value of each position: the expected score of its side to move
+    before the roll (1 win, 0.5 draw, 0 loss), NaN where no table in ``dir`` holds it. One
+    DFEN gives a float, a sequence a float64 array."""
+    if isinstance(dfens, str):
+        return float(_native.tablebase_probe(os.fspath(dir), [dfens])[0])
+    return np.asarray(_native.tablebase_probe(os.fspath(dir), _dfen_list(dfens)), dtype=np.float64)
 
 
 def bestmove(

@@ -13,9 +13,10 @@ mod errors;
 mod labels;
 mod play;
 mod positions;
+mod tablebase;
 
 /// The module: positions (turns, features, scores, probes), play (decisions, self-play,
-/// merging slices), labels and game analysis.
+/// merging slices), labels, game analysis and endgame tables.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ENGINE_VERSION", dicechess::files::ENGINE_VERSION)?;
@@ -32,6 +33,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(labels::label, m)?)?;
     m.add_function(wrap_pyfunction!(labels::label_file, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::analyze_games, m)?)?;
+    m.add_function(wrap_pyfunction!(tablebase::tablebase_build, m)?)?;
+    m.add_function(wrap_pyfunction!(tablebase::tablebase_probe, m)?)?;
     m.add("ANALYSIS_BOTS", dicechess::analysis::ANALYSIS_BOTS.to_vec())?;
     Ok(())
 }

@@ -37,6 +37,7 @@ pub fn bestmove(
                 candidate_limit: candidates,
                 table_mb: None,
                 chance: None,
+                tablebases: None,
             },
             time_ms,
             threads: threads.unwrap_or(0),

@@ -1,0 +1,300 @@
+//! Endgame tables against the rules and the search: every table built once here (about a
+//! minute on two cores, release), then checked by properties that do not read the solver's
+//! graph — one step of play with the per-roll turn generator, the search's own values,
+//! the board's symmetries and hand-computed cases.
+
+#![allow(clippy::unwrap_used)]
+
+use dicechess::board::{Dice, Position};
+use dicechess::eval::{score_to_win_probability, Material as MaterialEval, TablebaseLeaves};
+use dicechess::rules::{TurnGenerator, ROLLS};
+use dicechess::search::{Expectimax, SearchConfig};
+use dicechess::tablebase::{
+    backup, build_dir, table_path, BuildStep, Material, SolveConfig, Table, Tablebases, QUANT_MAX,
+};
+use rand_core::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::sync::{Arc, OnceLock};
+
+/// One quantisation step of a stored value.
+const STEP: f64 = 1.0 / QUANT_MAX;
+
+struct Built {
+    dir: tempfile::TempDir,
+    tables: Tablebases,
+}
+
+fn built() -> &'static Built {
+    static BUILT: OnceLock<Built> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let (tables, steps) = build_dir(
+            dir.path(),
+            &Material::ALL,
+            &SolveConfig::default(),
+            false,
+            &mut |_| {},
+            &|_| {},
+        )
+        .unwrap();
+        assert_eq!(steps.len(), 6);
+        for step in &steps {
+            match step {
+                BuildStep::Solved(r) => assert!(r.converged, "{r:?}"),
+                BuildStep::Kept(m) => panic!("{} was not in the empty folder", m.name()),
+            }
+        }
+        Built { dir, tables }
+    })
+}
+
+fn pos(dfen: &str) -> Position {
+    Position::from_dfen(dfen).unwrap()
+}
+
+/// A random valid entry of `m` as a position, with its colours flipped half the time.
+fn sample(m: Material, rng: &mut Xoshiro256PlusPlus) -> Position {
+    loop {
+        let i = (rng.next_u64() % m.entries() as u64) as usize;
+        if let Some(p) = m.position(i) {
+            return if rng.next_u64() & 1 == 0 {
+                p
+            } else {
+                p.flip_colors()
+            };
+        }
+    }
+}
+
+#[test]
+fn every_table_is_one_step_of_play_from_itself() {
+    let b = built();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let mut gen = TurnGenerator::new();
+    for m in Material::ALL {
+        for _ in 0..400 {
+            let p = sample(m, &mut rng);
+            let check = backup(&b.tables, &p, &mut gen).unwrap();
+            assert!(
+                check.error() <= 2.0 * STEP,
+                "{} {}: table {} backup {}",
+                m.name(),
+                p.to_dfen(),
+                check.table,
+                check.backup
+            );
+        }
+    }
+}
+
+#[test]
+fn promotions_captures_and_double_pushes_back_up_too() {
+    let b = built();
+    let mut gen = TurnGenerator::new();
+    for dfen in [
+        // A pawn on the seventh: a pawn die promotes, and the new piece may spend the rest.
+        "8/4P3/8/8/8/2k5/8/4K3 w - - 0 1",
+        "8/8/8/8/8/2K5/4p3/6k1 b - - 0 1",
+        // A pawn on its second rank: double pushes leave e.p. targets nobody can use.
+        "6k1/8/8/8/8/8/3P4/K7 w - - 0 1",
+        // The lone king next to the queen: a king die takes it, leaving the bare kings.
+        "8/8/8/3kQ3/8/8/8/K7 b - - 0 1",
+        // Kings side by side: a king die on either side ends the game.
+        "8/8/8/8/3k4/3K4/8/8 w - - 0 1",
+    ] {
+        let check = backup(&b.tables, &pos(dfen), &mut gen).unwrap();
+        assert!(check.error() <= 2.0 * STEP, "{dfen}: {check:?}");
+        assert!(check.capture >= 0.0 && check.capture <= 1.0);
+    }
+}
+
+#[test]
+fn kings_side_by_side_have_the_hand_computed_value() {
+    // d4 against d5 is its own colour flip, so both sides to move share one value V. A
+    // king die (91 of 216 rolls) takes the king; any other roll is a pass that leaves the
+    // same squares to the opponent: V = 91/216 + 125/216 · (½ + γ(1 − V − ½)), so
+    // V = (91 + 62.5(1 + γ)) / (216 + 125γ).
+    let b = built();
+    let g = SolveConfig::default().discount;
+    let exact = (91.0 + 62.5 * (1.0 + g)) / (216.0 + 125.0 * g);
+    for side in ["w", "b"] {
+        let v = b
+            .tables
+            .probe(&pos(&format!("8/8/8/3k4/3K4/8/8/8 {side} - - 0 1")))
+            .unwrap();
+        assert!((v - exact).abs() <= STEP, "{side}: {v} vs {exact}");
+    }
+}
+
+#[test]
+fn values_have_the_board_symmetries_and_hand_checked_bounds() {
+    let b = built();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    for m in Material::ALL {
+        for _ in 0..2000 {
+            let p = sample(m, &mut rng);
+            let v = b.tables.probe(&p).unwrap();
+            // The colour flip reads the same entry for a 3-piece ending; for the bare kings
+            // it is another entry, solved on its own.
+            let f = b.tables.probe(&p.flip_colors()).unwrap();
+            assert!(
+                (v - f).abs() <= 2.0 * STEP,
+                "{}: {v} vs flip {f}",
+                p.to_dfen()
+            );
+            // No castling rights: the file mirror is a symmetry the index does not fold, so
+            // the two entries were solved apart and must agree.
+            let mirror = b.tables.probe(&p.mirror_files()).unwrap();
+            assert!(
+                (v - mirror).abs() <= 2.0 * STEP,
+                "{}: {v} vs mirror {mirror}",
+                p.to_dfen()
+            );
+            assert!((0.0..=1.0).contains(&v));
+        }
+    }
+    // The queen attacks the king: any queen die (91/216) wins at once.
+    let q = b
+        .tables
+        .probe(&pos("4k3/8/8/8/4Q3/8/8/K7 w - - 0 1"))
+        .unwrap();
+    assert!(q > 91.0 / 216.0 && q < 1.0, "{q}");
+    // The same with the lone king to move, unable to reach the queen: it can only run.
+    let runs = b
+        .tables
+        .probe(&pos("4k3/8/8/8/4Q3/8/8/K7 b - - 0 1"))
+        .unwrap();
+    assert!(runs < 125.0 / 216.0, "{runs}");
+    // More material converts better from the same squares.
+    let by_piece: Vec<f64> = ["Q", "R", "P"]
+        .iter()
+        .map(|x| {
+            b.tables
+                .probe(&pos(&format!("4k3/8/8/8/8/8/4{x}3/4K3 w - - 0 1")))
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        by_piece[0] > by_piece[1] && by_piece[1] > by_piece[2],
+        "{by_piece:?}"
+    );
+}
+
+#[test]
+fn the_search_over_table_leaves_agrees_with_the_tables() {
+    // Depth 2 over table leaves (no pruning, every candidate searched): a candidate after
+    // which the opponent cannot capture our king is worth p_s = Σ_rolls w · min V(leaf) as a
+    // win probability, and the table's value of its after-state t, one step of the
+    // Bellman equation, is 1 − V(t) = ½(1 − γ) + γ · p_s (tests/tablebase.rs, docs/tablebases.md).
+    let b = built();
+    let g = SolveConfig::default().discount;
+    let tables = Arc::new(b.tables.clone());
+    let leaf = Arc::new(TablebaseLeaves::new(Arc::new(MaterialEval), tables.clone()));
+    let config = SearchConfig {
+        depth: 2,
+        candidate_limit: 10_000,
+        pruning: false,
+        parallel: false,
+        ..SearchConfig::default()
+    };
+    let search = Expectimax::new(config, leaf).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    let mut checked = 0;
+    for m in [Material::Kqk, Material::Krk, Material::Knk, Material::Kpk] {
+        for _ in 0..12 {
+            let start = sample(m, &mut rng);
+            let roll = ROLLS[(rng.next_u64() % 56) as usize];
+            let rolled = start.with_dice(roll.dice());
+            let result = search.search(&rolled, None, &mut rng).unwrap();
+            let Some(chosen) = result.path else { continue };
+            if chosen.captures_king() {
+                continue;
+            }
+            let mut best_table = f64::NEG_INFINITY;
+            for c in &result.candidates {
+                let after = c.path.end_position(&rolled);
+                let ours = 1.0 - tables.probe(&after).unwrap();
+                // A candidate that lets the opponent's roll take our king scores the search's
+                // loss value on those rolls (far below every probability), so the search
+                // and the tables rank such candidates apart; compare the others.
+                let (Some(value), false) = (c.value, c.loss_tainted) else {
+                    continue;
+                };
+                best_table = best_table.max(ours);
+                let p_s = score_to_win_probability(value);
+                let want = 0.5 * (1.0 - g) + g * p_s;
+                assert!(
+                    (ours - want).abs() <= 3.0 * STEP,
+                    "{} {}: table {ours} search {want}",
+                    rolled.to_dfen(),
+                    c.path
+                );
+                checked += 1;
+            }
+            // With a safe candidate, the turn the search plays is one of the tables' best
+            // safe ones.
+            let played = 1.0 - tables.probe(&chosen.end_position(&rolled)).unwrap();
+            if best_table.is_finite() {
+                assert!(played >= best_table - 3.0 * STEP, "{}", rolled.to_dfen());
+            }
+        }
+    }
+    assert!(checked >= 30, "{checked} candidates compared");
+}
+
+#[test]
+fn a_second_build_keeps_every_table_and_a_damaged_file_is_named() {
+    let b = built();
+    let (again, steps) = build_dir(
+        b.dir.path(),
+        &[Material::Kpk],
+        &SolveConfig::default(),
+        false,
+        &mut |m| panic!("{} was solved again", m.name()),
+        &|_| {},
+    )
+    .unwrap();
+    assert!(steps.iter().all(|s| matches!(s, BuildStep::Kept(_))));
+    assert_eq!(again.materials(), Material::ALL.to_vec());
+    // Another discount is refused, not mixed in.
+    let other = SolveConfig {
+        discount: 0.9,
+        ..SolveConfig::default()
+    };
+    let e = build_dir(
+        b.dir.path(),
+        &[Material::Kk],
+        &other,
+        false,
+        &mut |_| {},
+        &|_| {},
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("discount 0.99") && e.contains("--force"), "{e}");
+    // A flipped bit in a copy: the load names the file and the checksum.
+    let copy = tempfile::tempdir().unwrap();
+    let mut bytes = std::fs::read(table_path(b.dir.path(), Material::Knk)).unwrap();
+    bytes[1000] ^= 4;
+    std::fs::write(table_path(copy.path(), Material::Knk), &bytes).unwrap();
+    let e = Tablebases::load_dir(copy.path()).unwrap_err().to_string();
+    assert!(e.contains("KNvK.dctb") && e.contains("checksum"), "{e}");
+    // Each table reads back as written.
+    for m in Material::ALL {
+        let t = Table::read(&table_path(b.dir.path(), m)).unwrap();
+        assert_eq!(Some(&t), b.tables.table(m));
+    }
+}
+
+#[test]
+fn dice_and_clocks_do_not_change_a_probe() {
+    let b = built();
+    let plain = pos("8/8/8/4k3/8/8/8/Q3K3 w - - 0 1");
+    let v = b.tables.probe(&plain).unwrap();
+    let rolled = plain.with_dice(Dice::from_faces(&[5, 5, 6]).unwrap());
+    assert_eq!(b.tables.probe(&rolled), Some(v));
+    assert_eq!(
+        b.tables.probe(&pos("8/8/8/4k3/8/8/8/Q3K3 w - - 37 80")),
+        Some(v)
+    );
+}
