@@ -7,13 +7,20 @@
 //! `search_d3_k8/<position>/<mode>`: depth 3 at the bots' candidate limit 8 on two endings
 //! (a middlegame depth-3 decision takes a minute or more; README "Search"), both chance modes,
 //! each value asserted equal to the exact unpruned per-roll search first.
+//!
+//! `rescore_k48/<position>`: the exact rescoring the ecosystem's champion can afford for
+//! only 1–2 of its 48 shortlisted candidates in real time — depth 2 over `best`'s
+//! dice-aware leaves with the 48 best pre-ranked candidates, pruning off, so that every one
+//! of them gets its exact value (all 56 opponent rolls, every reply). Checked first: 48
+//! exact values (or every candidate when fewer), and the best equal to the pruned search's.
+//! The report line says whether the decision fits 200 ms on 2 threads.
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
 mod common;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use dicechess::board::Position;
-use dicechess::eval::{BatchEvaluator, Material};
+use dicechess::eval::{BatchEvaluator, DiceAware, Material};
 use dicechess::search::{ChanceMode, Expectimax, SearchConfig, SearchResult, TranspositionTable};
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -190,9 +197,53 @@ fn bench_d3(c: &mut Criterion) {
     }
 }
 
+fn bench_rescore_k48(c: &mut Criterion) {
+    let leaf: Arc<dyn BatchEvaluator> = Arc::new(DiceAware::default());
+    let pool = common::pool(2);
+    let k48 = |pruning: bool| SearchConfig {
+        depth: 2,
+        candidate_limit: 48,
+        pruning,
+        ..config(true, ChanceMode::Shared)
+    };
+    for (name, dfen) in POSITIONS {
+        let pos = Position::from_dfen(dfen).expect("benchmark DFEN");
+        let exact = Expectimax::new(k48(false), leaf.clone())
+            .expect("config")
+            .with_prerank(leaf.clone());
+        let pruned = Expectimax::new(k48(true), leaf.clone())
+            .expect("config")
+            .with_prerank(leaf.clone());
+        let (r, secs) = common::timed(|| pool.install(|| decide(&exact, &pos)));
+        let valued = r.candidates.iter().filter(|c| c.value.is_some()).count();
+        assert_eq!(
+            valued,
+            r.candidates.len().min(48),
+            "{name}: every candidate exact"
+        );
+        let p = pool.install(|| decide(&pruned, &pos));
+        let tol = 1e-9 * r.score.abs().max(1.0);
+        assert!(
+            (p.score - r.score).abs() <= tol,
+            "{name}: {} vs {}",
+            p.score,
+            r.score
+        );
+        eprintln!(
+            "{name:9} k48 exact 2T: {:7.1} ms/decision ({}), {valued} candidates, {:5.1} M leaves/s",
+            secs * 1e3,
+            if secs <= 0.2 { "within 200 ms" } else { "OVER 200 ms" },
+            r.stats.leaves as f64 / secs / 1e6,
+        );
+        let mut group = c.benchmark_group(format!("rescore_k48/{name}"));
+        time_decision(&mut group, 2, &pool, &exact, &pos);
+        group.finish();
+    }
+}
+
 criterion_group! {
     name = benches;
     config = common::criterion(Duration::from_millis(500), Duration::from_secs(3), 10);
-    targets = bench, bench_d3
+    targets = bench, bench_d3, bench_rescore_k48
 }
 criterion_main!(benches);

@@ -298,3 +298,44 @@ fn dice_and_clocks_do_not_change_a_probe() {
         Some(v)
     );
 }
+
+#[test]
+fn the_table_endings_suite_states_its_table_values() {
+    // suites/table-endings-v1.json: 60 table positions, 12 per 3-piece ending, each with
+    // the attacker's table value (written in its description, "attacker value V") between 0.35 and 0.85.
+    let b = built();
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("suites/table-endings-v1.json");
+    let dicechess::selfplay::Suite::Endgames(suite) =
+        dicechess::selfplay::load_suite(&path).unwrap()
+    else {
+        panic!("an endgame suite");
+    };
+    assert_eq!(suite.positions.len(), 60);
+    let mut per_ending = std::collections::BTreeMap::new();
+    for p in &suite.positions {
+        let at = dicechess::tablebase::locate(&p.position).unwrap();
+        *per_ending.entry(at.material.name()).or_insert(0) += 1;
+        let v = b.tables.probe(&p.position).unwrap();
+        let attacker = if p.position.side_to_move() == p.attacker_color {
+            v
+        } else {
+            1.0 - v
+        };
+        let stated: f64 = p
+            .description
+            .split(' ')
+            .skip_while(|t| *t != "value")
+            .nth(1)
+            .and_then(|t| t.parse().ok())
+            .unwrap();
+        assert!(
+            (attacker - stated).abs() <= 5e-4,
+            "{}: {attacker} vs {stated}",
+            p.id
+        );
+        assert!((0.35..=0.85).contains(&attacker), "{}: {attacker}", p.id);
+    }
+    assert!(per_ending.values().all(|&n| n == 12), "{per_ending:?}");
+    assert_eq!(per_ending.len(), 5);
+}

@@ -149,7 +149,7 @@ pub enum ModelError {
     },
     /// `model.onnx` is not a protobuf the engine can walk for external data.
     #[error("{0}")]
-    Wire(#[from] super::external_data::WireError),
+    Wire(#[from] super::wire::WireError),
     /// A tensor keeps its data in a file other than `model.onnx.data`.
     #[error("model.onnx stores tensor {tensor:?} in {location:?}; the engine reads external data only from model.onnx.data beside model.onnx. Fix: re-export with the weights saved to model.onnx.data (torch's default) or embedded in model.onnx")]
     ExternalDataLocation {

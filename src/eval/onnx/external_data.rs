@@ -20,10 +20,7 @@ pub struct ExternalTensor {
     pub location: String,
 }
 
-/// Why the model bytes could not be walked.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("model.onnx is not a valid ONNX protobuf: {0}")]
-pub struct WireError(pub String);
+use super::wire::{Fields, Value, WireError};
 
 /// Nesting depth at which the walk gives up (subgraphs in attributes of subgraphs …): far
 /// beyond any real model, and a bound on recursion for a hostile file.
@@ -39,90 +36,6 @@ pub fn external_tensors(model: &[u8]) -> Result<Vec<ExternalTensor>, WireError> 
         }
     }
     Ok(out)
-}
-
-/// A field's value.
-enum Value<'a> {
-    Varint(u64),
-    Bytes(&'a [u8]),
-    Fixed,
-}
-
-/// Iterator over the fields of one message: `(field number, value)`; a malformed field
-/// yields an error as its number and ends the iteration.
-struct Fields<'a> {
-    buf: &'a [u8],
-    failed: bool,
-}
-
-impl<'a> Fields<'a> {
-    fn new(buf: &'a [u8]) -> Self {
-        Fields { buf, failed: false }
-    }
-
-    fn varint(&mut self) -> Result<u64, WireError> {
-        let mut v = 0u64;
-        for i in 0..10 {
-            let (&b, rest) = self
-                .buf
-                .split_first()
-                .ok_or_else(|| WireError("a number runs past the end".into()))?;
-            self.buf = rest;
-            v |= u64::from(b & 0x7f) << (7 * i);
-            if b & 0x80 == 0 {
-                return Ok(v);
-            }
-        }
-        Err(WireError("a number is longer than 10 bytes".into()))
-    }
-
-    fn take(&mut self, n: u64) -> Result<&'a [u8], WireError> {
-        let n = usize::try_from(n)
-            .ok()
-            .filter(|&n| n <= self.buf.len())
-            .ok_or_else(|| WireError("a field runs past the end".into()))?;
-        let (head, rest) = self.buf.split_at(n);
-        self.buf = rest;
-        Ok(head)
-    }
-
-    fn field(&mut self) -> Result<(u64, Value<'a>), WireError> {
-        let key = self.varint()?;
-        let value = match key & 7 {
-            0 => Value::Varint(self.varint()?),
-            1 => {
-                self.take(8)?;
-                Value::Fixed
-            }
-            2 => {
-                let len = self.varint()?;
-                Value::Bytes(self.take(len)?)
-            }
-            5 => {
-                self.take(4)?;
-                Value::Fixed
-            }
-            t => return Err(WireError(format!("wire type {t} is not used by ONNX"))),
-        };
-        Ok((key >> 3, value))
-    }
-}
-
-impl<'a> Iterator for Fields<'a> {
-    type Item = (Result<u64, WireError>, Value<'a>);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.failed || self.buf.is_empty() {
-            return None;
-        }
-        match self.field() {
-            Ok((n, v)) => Some((Ok(n), v)),
-            Err(e) => {
-                self.failed = true;
-                Some((Err(e), Value::Fixed))
-            }
-        }
-    }
 }
 
 fn deeper(depth: usize) -> Result<usize, WireError> {

@@ -11,8 +11,12 @@
 mod error;
 mod external_data;
 mod manifest;
+mod mlp_export;
+mod mlp_graph;
+mod native_model;
 mod package;
 mod version;
+mod wire;
 
 /// The methods a model type shares with every other: loading its package (of one role),
 /// the chunk size, and reading the package, manifest and schema back. `$t` is a struct
@@ -75,16 +79,19 @@ mod runtime;
 mod session_pool;
 
 pub use error::ModelError;
-pub use external_data::{external_tensors, ExternalTensor, WireError};
+pub use external_data::{external_tensors, ExternalTensor};
 pub use manifest::{
     Calibration, Manifest, ManifestVersion, Role, DEFAULT_INPUT_NAME, DEFAULT_OUTPUT_NAME,
     ENGINE_VERSION, SIDE_TO_MOVE,
 };
+pub use mlp_graph::{read_mlp, Dense, MlpGraph, MlpGraphError};
+pub use native_model::{NativeModel, NativeModelError};
 pub use package::{
     sha256_hex, ModelPackage, DATA_FILE, MANIFEST_FILE, MAX_DATA_BYTES, MAX_MANIFEST_BYTES,
     MAX_MODEL_BYTES, MODEL_FILE,
 };
 pub use version::{Comparator, EngineRequirement, EngineVersion, RequirementError, VersionError};
+pub use wire::WireError;
 
 #[cfg(feature = "onnx")]
 pub use collapse_model::CollapseModel;

@@ -1,0 +1,174 @@
+//! [`NativeModel`]: a position-value package whose graph is a plain MLP, run by the engine's
+//! own forward pass instead of ONNX Runtime (no runtime library needed). The same package,
+//! the same bytes, the same features; ORT stays the reference (tests/native_mlp.rs holds
+//! the two within 10⁻⁵).
+
+use super::error::ModelError;
+use super::manifest::{Manifest, Role};
+use super::mlp_graph::{read_mlp, MlpGraph, MlpGraphError};
+use super::package::ModelPackage;
+use crate::batch::PositionBatch;
+use crate::eval::features::{FeatureSchema, Perspective};
+use crate::eval::{check_len, win_probability_to_score, BatchEvaluator, EvalError};
+use ndarray::ArrayView2;
+use rayon::prelude::*;
+use std::path::Path;
+
+/// Rows one rayon task takes at least: below that a batch runs on the calling thread.
+const MIN_ROWS_PER_TASK: usize = 256;
+
+/// Why a package cannot run natively.
+#[derive(Debug, thiserror::Error)]
+pub enum NativeModelError {
+    /// The package itself is refused (manifest, digest, role, …).
+    #[error(transparent)]
+    Package(#[from] ModelError),
+    /// The package keeps its weights in `model.onnx.data`.
+    #[error("{0}: the native forward reads weights embedded in model.onnx, and this package keeps them in model.onnx.data; use the ONNX Runtime evaluator")]
+    ExternalData(String),
+    /// The graph is not a plain MLP.
+    #[error("{model}: {source}")]
+    Graph {
+        /// The model id.
+        model: String,
+        /// Why.
+        source: MlpGraphError,
+    },
+    /// The graph's input width is not the manifest's feature count.
+    #[error("{model}: the graph takes {graph} features, the manifest says {manifest}")]
+    Width {
+        /// The model id.
+        model: String,
+        /// The graph's input width.
+        graph: usize,
+        /// `featureCount`.
+        manifest: usize,
+    },
+}
+
+/// A `position-value` model (P(side to move wins) from the schema's features of the side to
+/// move) computed by [`MlpGraph::forward`], on the rayon threads for big batches.
+pub struct NativeModel {
+    package: ModelPackage,
+    schema: &'static dyn FeatureSchema,
+    graph: MlpGraph,
+}
+
+impl NativeModel {
+    /// Load the `position-value` package in `dir` and read its MLP.
+    pub fn load(dir: &Path) -> Result<NativeModel, NativeModelError> {
+        NativeModel::from_package(ModelPackage::load(dir, Role::PositionValue)?)
+    }
+
+    /// A checked package's MLP (refused unless role `position-value`).
+    pub fn from_package(package: ModelPackage) -> Result<NativeModel, NativeModelError> {
+        let manifest = package.manifest();
+        if manifest.model_role != Role::PositionValue {
+            return Err(ModelError::RoleMismatch {
+                expected: Role::PositionValue.as_str(),
+                found: manifest.model_role.as_str(),
+            }
+            .into());
+        }
+        let model = manifest.model_id.clone();
+        if package.external_data().is_some() {
+            return Err(NativeModelError::ExternalData(model));
+        }
+        let graph = read_mlp(
+            package.model_bytes(),
+            &manifest.input_name,
+            &manifest.output_name,
+        )
+        .map_err(|source| NativeModelError::Graph {
+            model: model.clone(),
+            source,
+        })?;
+        if graph.inputs() != manifest.feature_count {
+            return Err(NativeModelError::Width {
+                model,
+                graph: graph.inputs(),
+                manifest: manifest.feature_count,
+            });
+        }
+        let schema = manifest.schema();
+        Ok(NativeModel {
+            package,
+            schema,
+            graph,
+        })
+    }
+
+    /// The manifest.
+    pub fn manifest(&self) -> &Manifest {
+        self.package.manifest()
+    }
+
+    /// The network.
+    pub fn graph(&self) -> &MlpGraph {
+        &self.graph
+    }
+
+    /// The model's output per row of a `[rows, featureCount]` feature matrix.
+    pub fn predict_features(&self, features: ArrayView2<'_, f32>) -> Result<Vec<f32>, EvalError> {
+        let (rows, cols) = features.dim();
+        if cols != self.graph.inputs() {
+            return Err(EvalError::Inference(format!(
+                "feature matrix has {cols} columns, the model takes {}",
+                self.graph.inputs()
+            )));
+        }
+        let standard = features.as_standard_layout();
+        let flat = standard
+            .as_slice()
+            .ok_or_else(|| EvalError::Inference("feature matrix is not contiguous".into()))?;
+        let mut out = vec![0.0f32; rows];
+        if rows == 0 {
+            return Ok(out);
+        }
+        let per_task = rows
+            .div_ceil(rayon::current_num_threads().max(1))
+            .max(MIN_ROWS_PER_TASK);
+        flat.par_chunks(per_task * cols)
+            .zip(out.par_chunks_mut(per_task))
+            .for_each(|(f, o)| {
+                let mut scratch = [Vec::new(), Vec::new()];
+                for (x, y) in f.chunks_exact(cols).zip(o.iter_mut()) {
+                    *y = self.graph.forward(x, &mut scratch);
+                }
+            });
+        if let Some(i) = out.iter().position(|v| !v.is_finite()) {
+            return Err(EvalError::Inference(format!(
+                "{}: output of row {i} is {}",
+                self.manifest().model_id,
+                out[i]
+            )));
+        }
+        Ok(out)
+    }
+
+    /// The model's output per row: P(side to move wins).
+    pub fn predict(&self, batch: &PositionBatch) -> Result<Vec<f32>, EvalError> {
+        let features = self.schema.extract(batch, Perspective::SideToMove);
+        self.predict_features(features.view())
+    }
+}
+
+impl BatchEvaluator for NativeModel {
+    fn id(&self) -> String {
+        self.manifest().model_id.clone()
+    }
+
+    /// `out[i] = win_probability_to_score(P(row i's side to move wins))`, as
+    /// [`FeatureModel`](super::FeatureModel) gives it.
+    fn evaluate(&self, batch: &PositionBatch, out: &mut [f32]) -> Result<(), EvalError> {
+        check_len(batch, out)?;
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let p = self.predict(batch)?;
+        for (o, v) in out.iter_mut().zip(p) {
+            *o = win_probability_to_score(v);
+        }
+        Ok(())
+    }
+}
