@@ -273,7 +273,35 @@ pub const BEST_CANDIDATE_LIMIT: usize = 16;
 /// (material pre-ranking cuts king-safety moves that gain no material before the search
 /// sees them); plus 16 candidates 69.6 %.
 fn best(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
-    dice_aware_expectimax("best", "Best", 12, opts)
+    match &opts.model {
+        // A position-value package replaces the leaves; the dice-aware evaluator keeps
+        // pre-ranking the root candidates (a `--prerank` package replaces that).
+        Some(dir) => {
+            let leaf = load_model(dir)?;
+            let prerank: Arc<dyn BatchEvaluator> = Arc::new(DiceAware::default());
+            expectimax_with(
+                "best",
+                "Best",
+                12,
+                best_config(opts),
+                leaf,
+                Some(prerank),
+                opts,
+            )
+        }
+        None => dice_aware_expectimax("best", "Best", 12, opts),
+    }
+}
+
+/// `best`'s search settings: depth 2 (3 when the clock allows), [`BEST_CANDIDATE_LIMIT`]
+/// candidates unless the options say otherwise.
+fn best_config(opts: &BotOptions) -> SearchConfig {
+    SearchConfig {
+        depth: 2,
+        candidate_limit: opts.candidate_limit.unwrap_or(BEST_CANDIDATE_LIMIT),
+        chance: opts.chance.unwrap_or_default(),
+        ..SearchConfig::default()
+    }
 }
 
 /// `best-v1`: `best` as wave 2 shipped it, frozen as the yardstick of every later change
@@ -306,19 +334,33 @@ fn dice_aware_expectimax(
             our_hanging: 0.15,
         },
     });
-    let config = SearchConfig {
-        depth: 2,
-        candidate_limit: opts.candidate_limit.unwrap_or(16),
-        chance: opts.chance.unwrap_or_default(),
-        ..SearchConfig::default()
-    };
-    expectimax_with(id, name, difficulty, config, eval.clone(), Some(eval), opts)
+    expectimax_with(
+        id,
+        name,
+        difficulty,
+        best_config(opts),
+        eval.clone(),
+        Some(eval),
+        opts,
+    )
 }
 
+/// A position-value package's leaves: the native forward pass when its graph is a plain
+/// MLP with weights inside `model.onnx` (no runtime library, and row-wise at the leaves:
+/// README "Leaves per second"), else ONNX Runtime.
 #[cfg(feature = "onnx")]
 fn load_model(dir: &std::path::Path) -> Result<Arc<dyn BatchEvaluator>, BotBuildError> {
-    let model = crate::eval::onnx::FeatureModel::load(dir).map_err(BotBuildError::Model)?;
-    Ok(Arc::new(model))
+    use crate::eval::onnx::{ModelPackage, NativeModel, NativeModelError, Role};
+    let package = ModelPackage::load(dir, Role::PositionValue).map_err(BotBuildError::Model)?;
+    match NativeModel::from_package(package.clone()) {
+        Ok(native) => Ok(Arc::new(native)),
+        Err(NativeModelError::Package(e)) => Err(BotBuildError::Model(e)),
+        Err(_) => {
+            let model = crate::eval::onnx::FeatureModel::from_package(package)
+                .map_err(BotBuildError::Model)?;
+            Ok(Arc::new(model))
+        }
+    }
 }
 
 #[cfg(feature = "onnx")]
@@ -346,14 +388,24 @@ fn load_collapse(
 
 #[cfg(not(feature = "onnx"))]
 fn load_prerank(dir: &std::path::Path) -> Result<Arc<dyn BatchEvaluator>, BotBuildError> {
-    load_model(dir)
-}
-
-#[cfg(not(feature = "onnx"))]
-fn load_model(dir: &std::path::Path) -> Result<Arc<dyn BatchEvaluator>, BotBuildError> {
     Err(BotBuildError::NoModelSupport {
         dir: dir.to_owned(),
     })
+}
+
+/// Without ONNX Runtime a plain-MLP package still runs natively; any other graph is refused
+/// by name.
+#[cfg(not(feature = "onnx"))]
+fn load_model(dir: &std::path::Path) -> Result<Arc<dyn BatchEvaluator>, BotBuildError> {
+    use crate::eval::onnx::{ModelPackage, NativeModel, NativeModelError, Role};
+    let package = ModelPackage::load(dir, Role::PositionValue).map_err(BotBuildError::Model)?;
+    match NativeModel::from_package(package) {
+        Ok(native) => Ok(Arc::new(native)),
+        Err(NativeModelError::Package(e)) => Err(BotBuildError::Model(e)),
+        Err(_) => Err(BotBuildError::NoModelSupport {
+            dir: dir.to_owned(),
+        }),
+    }
 }
 
 /// The registry entries of every bot, by difficulty (bots that need a model are listed with

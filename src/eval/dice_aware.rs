@@ -62,19 +62,17 @@ pub struct DiceAware {
 
 /// The probability that `attacker`'s roll shows a type that attacks the king of
 /// `attacker`'s opponent directly (0 without a king), from `attacker`'s attack sets by type:
-/// the types whose set holds the (first) king's square are its attacker types.
+/// the types whose set holds a king's square are its attacker types. Play has one king a
+/// side; a hand-made placement with more takes the union over them, which keeps the score
+/// colour-symmetric (a "first" king would follow square order, which a flip reverses).
 #[inline]
 fn direct_king_threat(pos: &Position, attacker: Color, attacks: &[Bitboard; 6]) -> f32 {
-    match pos.piece_bb(attacker.opponent(), PieceType::King).first() {
-        Some(k) => {
-            let mask = PieceType::ALL
-                .iter()
-                .filter(|t| attacks[**t as usize].contains(k))
-                .fold(0u8, |m, t| m | t.mask_bit());
-            availability_probability(mask) as f32
-        }
-        None => 0.0,
-    }
+    let kings = pos.piece_bb(attacker.opponent(), PieceType::King);
+    let mask = PieceType::ALL
+        .iter()
+        .filter(|t| !(attacks[**t as usize] & kings).is_empty())
+        .fold(0u8, |m, t| m | t.mask_bit());
+    availability_probability(mask) as f32
 }
 
 /// The union of attack sets by type.
@@ -86,8 +84,13 @@ fn union(attacks: &[Bitboard; 6]) -> Bitboard {
 impl DiceAware {
     /// Score one position from its side to move's view.
     pub fn score(&self, pos: &Position) -> f32 {
-        let w = &self.weights;
-        let us = pos.side_to_move();
+        self.score_as(pos, pos.side_to_move())
+    }
+
+    /// The score's formula with `us` in the mover's role (`us` rolls next), from `us`'s view:
+    /// [`DiceAware::score`] is `score_as(pos, side to move)`. The `dice-terms-v1` feature
+    /// schema reads it from a fixed colour too.
+    pub fn score_as(&self, pos: &Position, us: Color) -> f32 {
         let them = us.opponent();
         // One attack set per type and side serves both the king threats and the hanging
         // pieces: the threats' own lookups from the king squares cost a fifth of the
@@ -100,9 +103,31 @@ impl DiceAware {
         let non_king = !pos.pieces(PieceType::King);
         let theirs = pos.color(them) & non_king & our_attacks & !their_attacks;
         let ours = pos.color(us) & non_king & their_attacks & !our_attacks;
-        let rest = Material::score(pos, us) as f32
-            + w.their_hanging * MATERIAL_VALUES.sum_on(pos, theirs) as f32
-            - w.our_hanging * MATERIAL_VALUES.sum_on(pos, ours) as f32
+        self.combine(
+            p,
+            q,
+            Material::score(pos, us) as f32,
+            MATERIAL_VALUES.sum_on(pos, theirs) as f32,
+            MATERIAL_VALUES.sum_on(pos, ours) as f32,
+        )
+    }
+
+    /// The score from its terms: `p` and `q` the direct king-capture probabilities of the
+    /// side that rolls next and of its opponent, `material` from the former's view, the
+    /// material hanging on each side. [`DiceAware::score_as`] is this over the position's
+    /// terms; the `dice-terms-v1` schema, which computes the terms anyway, calls it too.
+    #[inline]
+    pub fn combine(
+        &self,
+        p: f32,
+        q: f32,
+        material: f32,
+        their_hanging: f32,
+        our_hanging: f32,
+    ) -> f32 {
+        let w = &self.weights;
+        let rest = material + w.their_hanging * their_hanging
+            - w.our_hanging * our_hanging
             - w.threat * q * w.win;
         let limit = UPPER_SCORE_BOUND as f32;
         (p * w.win + (1.0 - p) * rest).clamp(-limit, limit)

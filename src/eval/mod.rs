@@ -4,6 +4,7 @@
 mod bot_terms;
 mod dice_aware;
 pub mod features;
+mod logistic;
 mod material;
 pub mod onnx;
 mod score;
@@ -11,6 +12,7 @@ mod tablebase_leaves;
 
 pub use bot_terms::{aggressive_score, king_safety, BotEvaluator, BotTerms, KING_EXPOSURE_PENALTY};
 pub use dice_aware::{DiceAware, DiceAwareWeights};
+pub use logistic::Logistic;
 pub use material::{material_kernels, Material, MaterialKernel};
 pub use score::{
     score_to_win_probability, win_probability_to_score, LOSS_VALUE, SCORE_SCALE,

@@ -1,9 +1,10 @@
 //! Feature schemas (docs/features.md): frozen, versioned column layouts shared with the training
 //! pipeline. A schema never changes once published; a change is a new id.
 //!
-//! The seven schemas ([`SCHEMA_IDS`], [`all_schemas`], [`schema`]) are unit structs, one file
+//! The eight schemas ([`SCHEMA_IDS`], [`all_schemas`], [`schema`]) are unit structs, one file
 //! per family: [`Material7`] (material.rs); [`Rich9`], [`RichPdi11`] (rich.rs); [`Kcp13`],
-//! [`KcpMobility27`], [`KcpMobilityPawns31`] (kcp.rs); [`RawBoard768`] (raw_board.rs). A
+//! [`KcpMobility27`], [`KcpMobilityPawns31`] (kcp.rs); [`RawBoard768`] (raw_board.rs);
+//! [`DiceTerms20`] (dice_terms.rs: the dice-aware terms, a flat row). A
 //! wider schema's row function fills the narrower one's columns by calling it, and its
 //! column names are built from the narrower one's, so prefixes agree by construction.
 //! Row functions (`extract_row`) do not allocate. `material-7-v1`, `rich-9-v1`,
@@ -125,12 +126,14 @@ macro_rules! chunk_fill {
     };
 }
 
+mod dice_terms;
 mod golden;
 mod kcp;
 mod material;
 mod raw_board;
 mod rich;
 
+pub use dice_terms::DiceTerms20;
 pub use golden::{
     parse_probes_tsv, pipeline_golden_path, pipeline_probes, probe_position, EngineIdentity,
     GoldenCorpus, GoldenError, GoldenProbe, GoldenRow,
@@ -141,7 +144,7 @@ pub use raw_board::{raw_board_column, RawBoard768};
 pub use rich::{Rich9, RichPdi11};
 
 /// The ids of every schema, narrowest first: the order of [`all_schemas`].
-pub const SCHEMA_IDS: [&str; 7] = [
+pub const SCHEMA_IDS: [&str; 8] = [
     Material7::ID,
     Rich9::ID,
     RichPdi11::ID,
@@ -149,9 +152,10 @@ pub const SCHEMA_IDS: [&str; 7] = [
     KcpMobility27::ID,
     KcpMobilityPawns31::ID,
     RawBoard768::ID,
+    DiceTerms20::ID,
 ];
 
-static SCHEMAS: [&dyn FeatureSchema; 7] = [
+static SCHEMAS: [&dyn FeatureSchema; 8] = [
     &Material7,
     &Rich9,
     &RichPdi11,
@@ -159,6 +163,7 @@ static SCHEMAS: [&dyn FeatureSchema; 7] = [
     &KcpMobility27,
     &KcpMobilityPawns31,
     &RawBoard768,
+    &DiceTerms20,
 ];
 
 /// Every schema, in the order of [`SCHEMA_IDS`].

@@ -7,7 +7,7 @@ use super::error::ModelError;
 use super::manifest::{Manifest, Role};
 use super::mlp_graph::{read_mlp, MlpGraph, MlpGraphError};
 use super::package::ModelPackage;
-use crate::batch::PositionBatch;
+use crate::batch::{LeafBatch, PositionBatch};
 use crate::eval::features::{FeatureSchema, Perspective};
 use crate::eval::{check_len, win_probability_to_score, BatchEvaluator, EvalError};
 use ndarray::ArrayView2;
@@ -170,5 +170,33 @@ impl BatchEvaluator for NativeModel {
             *o = win_probability_to_score(v);
         }
         Ok(())
+    }
+
+    /// The leaves scored row by row where they are: each row's features into one reused
+    /// buffer, then the forward pass — no feature matrix, no rayon task per chance node (a
+    /// chance node's leaves are hundreds; the search already runs one chance node per
+    /// worker). Equal to [`BatchEvaluator::evaluate`] on the same rows (tests/native_mlp.rs).
+    fn evaluate_leaves(&self, leaves: &mut LeafBatch) -> Result<bool, EvalError> {
+        if leaves.is_empty() {
+            return Ok(false);
+        }
+        let width = self.schema.width();
+        let mut features = vec![0.0f32; width];
+        let mut scratch = [Vec::new(), Vec::new()];
+        let (rows, values) = leaves.rows_and_values_mut();
+        for (v, pos) in values.iter_mut().zip(rows) {
+            self.schema
+                .extract_row(pos, pos.side_to_move(), &mut features);
+            let p = self.graph.forward(&features, &mut scratch);
+            if !p.is_finite() {
+                return Err(EvalError::Inference(format!(
+                    "{}: output for {} is {p}",
+                    self.manifest().model_id,
+                    pos.to_dfen()
+                )));
+            }
+            *v = win_probability_to_score(p);
+        }
+        Ok(true)
     }
 }
