@@ -13,6 +13,7 @@ mod policy;
 mod registry;
 mod resign;
 mod searching;
+mod shipped_model;
 
 pub use book::{BookError, OpeningBook, OpeningBookBot};
 pub(crate) use bot::exposed;
@@ -31,3 +32,4 @@ pub use registry::{
 };
 pub use resign::ResignPolicy;
 pub use searching::{ExpectimaxBot, MonteCarloBot, DEEPEN_TIME_RATIO, WARM_UP_POSITION};
+pub use shipped_model::{shipped_model, shipped_package, SHIPPED_MODEL_DIR};
