@@ -1,0 +1,71 @@
+"""``python -m dicechess.generation``: two small generations end to end (self-play, labels,
+training, the arena gate, the record), a rerun that changes nothing, promotion into place,
+and the errors it names."""
+
+from __future__ import annotations
+
+import json
+
+from dicechess import generation
+
+
+def _args(work, cli_bin, generations):
+    return [
+        "--work", str(work), "--generations", str(generations), "--games", "12",
+        "--shard-games", "6", "--epochs", "2", "--hidden", "4", "--gate-untimed",
+        "--gate-pairs", "3", "--threads", "2", "--bin", cli_bin, "--quiet",
+    ]
+
+
+def test_two_generations_are_recorded_and_a_rerun_changes_nothing(tmp_path, cli_bin):
+    work = tmp_path / "loop"
+    assert generation.main(_args(work, cli_bin, 1)) == 0
+    assert generation.main(_args(work, cli_bin, 2)) == 0
+    rows = generation.read_generations(work)
+    assert [r["generation"] for r in rows] == [1, 2]
+    first, second = rows
+    assert first["parent"] == "dice-aware"
+    assert first["data"]["generations"] == [1]
+    assert second["data"]["generations"] == [1, 2]
+    for r in rows:
+        gen = work / f"gen-{r['generation']}"
+        manifest = json.loads((gen / "model" / "manifest.json").read_text())
+        assert manifest["featureSchema"] == "dice-terms-v1"
+        assert manifest["modelRole"] == "position-value"
+        labels = sorted(p.name for p in (gen / "labels").iterdir())
+        assert labels == ["shard-00000.p1.parquet", "shard-00001.p1.parquet"]
+        assert r["label"] == {"kind": "p1", "evaluator": "dice-aware", "result_weight": 0.0}
+        assert r["gate"]["opponent"] == "best-v1"
+        assert r["gate"]["time"] == "untimed"
+        assert sum(r["gate"]["pentanomial"]) == r["gate"]["pairs"] == 3
+        assert r["kept"] == (r["gate"]["decision"] == generation.PROMOTE)
+        assert r["loss"]["holdout"] > 0
+    # Data of two generations: the second model saw both.
+    rows_1 = first["data"]["rows"]
+    assert second["data"]["rows"] > rows_1
+    assert (work / "champion").exists() == any(r["kept"] for r in rows)
+    before = (work / "generations.jsonl").read_bytes()
+    assert generation.main(_args(work, cli_bin, 2)) == 0
+    assert (work / "generations.jsonl").read_bytes() == before
+
+
+def test_promotion_replaces_the_champion_whole(tmp_path):
+    a, b, champion = tmp_path / "a", tmp_path / "b", tmp_path / "champion"
+    for d, text in ((a, "first"), (b, "second")):
+        d.mkdir()
+        (d / "manifest.json").write_text(text)
+    generation.promote(a, champion)
+    assert (champion / "manifest.json").read_text() == "first"
+    generation.promote(b, champion)
+    assert (champion / "manifest.json").read_text() == "second"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b", "champion"]
+
+
+def test_errors_are_named(tmp_path, capsys):
+    work = tmp_path / "loop"
+    assert generation.main(["--work", str(work), "--bin", str(tmp_path / "nope")]) == 1
+    assert "--bin" in capsys.readouterr().err
+    work.mkdir(exist_ok=True)
+    (work / "generations.jsonl").write_text('{"generation": 1}\n{"gener')
+    assert generation.main(["--work", str(work), "--bin", "/bin/true"]) == 1
+    assert "generations.jsonl:2: not a JSON line" in capsys.readouterr().err
