@@ -368,7 +368,8 @@ impl MlpGraph {
         }
         let z = a[0];
         if self.sigmoid {
-            1.0 / (1.0 + (-z).exp())
+            // `libm::expf`, not `f32::exp`: the same bits on every target (Cargo.toml).
+            1.0 / (1.0 + libm::expf(-z))
         } else {
             z
         }

@@ -214,12 +214,13 @@ const WORKER_OVERHEAD_MS: u64 = 150;
 
 /// The bots that think under a deadline (the JVM build's `TimeBudgetedSearch`: Monte-Carlo
 /// and the expectimax searchers); the others ignore `clock` and `timeBudgetMs`.
-const TIMED_BOTS: [&str; 5] = [
+const TIMED_BOTS: [&str; 6] = [
     "monte-carlo",
     "expectimax",
     "expectimax-d3",
     "best-v1",
     "best",
+    "best-net",
 ];
 
 /// The stable ids of the time-management policies `getBestMove`'s `timePolicy` takes, as
