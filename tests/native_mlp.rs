@@ -9,7 +9,7 @@
 //! skip, when it is missing; `bash .ci/install-onnxruntime`).
 #![allow(clippy::unwrap_used)]
 
-use dicechess::batch::PositionBatch;
+use dicechess::batch::{LeafBatch, PositionBatch};
 use dicechess::board::{Dice, Position};
 use dicechess::eval::onnx::{sha256_hex, Dense, MlpGraph, ModelPackage, NativeModel, Role};
 use dicechess::eval::BatchEvaluator;
@@ -238,4 +238,41 @@ fn graphs_the_native_forward_cannot_run_are_refused_with_the_reason() {
         e.contains("not a valid ONNX protobuf") || e.contains("graphs"),
         "{e}"
     );
+}
+
+/// The row-wise leaf path (`NativeModel::evaluate_leaves`) gives the batch path's scores,
+/// bit for bit, on every schema, king-capture classes left as they are.
+#[test]
+fn leaves_scored_in_place_equal_the_batch_path() {
+    let rows = positions(300);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    for (schema, width) in SCHEMAS.into_iter().chain([("dice-terms-v1", 20)]) {
+        let sizes = [width, 32, 1];
+        let layers = random_layers(&sizes, &mut rng);
+        let native = NativeModel::from_package(package(
+            schema,
+            width,
+            mlp_onnx(&sizes, &layers, "features", "value"),
+        ))
+        .unwrap();
+        let mut leaves = LeafBatch::new();
+        assert!(
+            !native.evaluate_leaves(&mut leaves).unwrap(),
+            "no rows, no call"
+        );
+        for (k, chunk) in rows.chunks(37).enumerate() {
+            leaves.push_class(1 + k as u16, chunk);
+            leaves.push_king_capture(2);
+        }
+        assert!(native.evaluate_leaves(&mut leaves).unwrap());
+        let mut want = vec![0f32; leaves.rows().len()];
+        native
+            .evaluate(&PositionBatch::from_positions(leaves.rows()), &mut want)
+            .unwrap();
+        let got = leaves.values_mut();
+        assert_eq!(got.len(), rows.len());
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(g.to_bits(), w.to_bits(), "{schema} row {i}: {g} vs {w}");
+        }
+    }
 }

@@ -14,7 +14,7 @@ use dicechess::bots::{
 use dicechess::eval::onnx::{sha256_hex, ModelPackage, Role};
 use dicechess::eval::BatchEvaluator;
 use dicechess::rules::{legal_paths, roll_faces};
-use rand_core::{Rng, SeedableRng};
+use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::path::PathBuf;
 
@@ -22,29 +22,13 @@ fn package_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(SHIPPED_MODEL_DIR)
 }
 
-/// Positions from seeded random play, both sides to move.
+mod common;
+
+/// Positions from seeded random play (tests/common), both sides to move.
 fn positions(n: usize, seed: u64) -> Vec<Position> {
-    let mut out = Vec::new();
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    while out.len() < n {
-        let mut pos = Position::startpos();
-        for _ in 0..60 {
-            let rolled = pos.with_dice(Dice::from_faces(&roll_faces(&mut rng)).unwrap());
-            let paths = legal_paths(&rolled);
-            if paths.is_empty() {
-                pos = rolled.end_turn();
-                continue;
-            }
-            let p = paths[(rng.next_u64() % paths.len() as u64) as usize];
-            if p.captures_king() {
-                break;
-            }
-            pos = p.end_position(&rolled);
-            out.push(pos);
-        }
-    }
-    out.truncate(n);
-    out
+    (0..n as u64)
+        .map(|i| common::random_play(seed * 1_000 + i, (i % 40) as usize))
+        .collect()
 }
 
 #[test]
