@@ -276,3 +276,47 @@ fn leaves_scored_in_place_equal_the_batch_path() {
         }
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// The forward pass this CPU dispatches to (AVX where present) gives the same bits as the
+    /// baseline build's form, on nets of any width: no fused multiply-add, no reordered sum
+    /// (the wasm32 build runs the baseline form, and `best-net` must play the same there).
+    #[test]
+    fn the_dispatched_forward_gives_the_portable_bits(
+        seed in proptest::prelude::any::<u64>(),
+        widths in proptest::collection::vec(1usize..70, 1..4),
+        input in 1usize..40,
+    ) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut sizes = vec![input];
+        sizes.extend(&widths);
+        sizes.push(1);
+        let layers = random_layers(&sizes, &mut rng);
+        let last = layers.len() - 1;
+        let graph = MlpGraph {
+            layers: layers
+                .iter()
+                .enumerate()
+                .map(|(k, (w, b))| Dense {
+                    inputs: sizes[k],
+                    outputs: sizes[k + 1],
+                    weights: w.clone(),
+                    bias: b.clone(),
+                    relu: k < last,
+                })
+                .collect(),
+            sigmoid: seed % 2 == 0,
+        };
+        let mut scratch = [Vec::new(), Vec::new()];
+        for _ in 0..8 {
+            let x: Vec<f32> = (0..input)
+                .map(|_| (rng.next_u64() >> 40) as f32 / (1u64 << 20) as f32 - 8.0)
+                .collect();
+            let fast = graph.forward(&x, &mut scratch);
+            let portable = graph.forward_portable(&x, &mut scratch);
+            proptest::prop_assert_eq!(fast.to_bits(), portable.to_bits(), "{:?} on {:?}", sizes, x);
+        }
+    }
+}

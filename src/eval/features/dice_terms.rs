@@ -62,6 +62,12 @@ struct Captures {
 
 /// `by`'s captures of `victim_color`'s non-king pieces: `by_att` are `by`'s attacks by type,
 /// `defended` the squares `victim_color` attacks.
+///
+/// Set-wise, per (victim type, attacker type) pair: a loose victim (attacked, undefended)
+/// gains its whole value to any attacker; a guarded one gains `victim − attacker` to each
+/// cheaper attacker. The first form walked the victims square by square and tested every
+/// attacker type per square: 22 % of a `best-net` Kiwipete decision (perf); tests/dice_terms.rs
+/// holds the square-by-square reference it must equal.
 #[inline]
 fn captures(
     pos: &Position,
@@ -77,28 +83,28 @@ fn captures(
         gain_types: 0,
     };
     for vt in &PieceType::ALL[..5] {
-        let value = MATERIAL_VALUES.price(*vt);
         let victims = pos.piece_bb(victim_color, *vt) & all;
-        for sq in victims {
-            let guarded = defended.contains(sq);
-            if !guarded {
-                c.hanging += value;
-                c.best_hanging = c.best_hanging.max(value);
-            }
-            for at in &PieceType::ALL {
-                if !by_att[*at as usize].contains(sq) {
-                    continue;
-                }
-                let gain = if guarded {
-                    value - MATERIAL_VALUES.price(*at)
-                } else {
-                    value
-                };
-                if gain > 0 {
-                    c.best_gain = c.best_gain.max(gain);
-                    c.gain_types |= at.mask_bit();
-                }
-            }
+        if victims.is_empty() {
+            continue;
+        }
+        let value = MATERIAL_VALUES.price(*vt);
+        let (loose, guarded) = (victims & !defended, victims & defended);
+        if !loose.is_empty() {
+            c.hanging += value * loose.count() as i32;
+            c.best_hanging = c.best_hanging.max(value);
+        }
+        for at in &PieceType::ALL {
+            let hits = by_att[*at as usize];
+            let guarded_gain = value - MATERIAL_VALUES.price(*at);
+            let gain = if value > 0 && (loose & hits).any() {
+                value
+            } else if guarded_gain > 0 && (guarded & hits).any() {
+                guarded_gain
+            } else {
+                continue;
+            };
+            c.best_gain = c.best_gain.max(gain);
+            c.gain_types |= at.mask_bit();
         }
     }
     c

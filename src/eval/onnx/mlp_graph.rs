@@ -348,7 +348,43 @@ impl MlpGraph {
     /// first version accumulated into the output vector in memory: 283 ns a row for
     /// material-7 → 32 → 1, most of it a store-to-load chain through the single output
     /// (perf); `benches/native_mlp.rs` has today's numbers.
+    ///
+    /// On a CPU with AVX the same loops run compiled for AVX ([`MlpGraph::forward_portable`]
+    /// otherwise): the eight-output tile is one 256-bit register instead of two 128-bit
+    /// ones. Every lane still does its own multiply, then its own add, in the same order —
+    /// no fused multiply-add — so both forms give the same bits (tests/native_mlp.rs), as
+    /// the wasm32 build does. Why: on `best-net`'s 20 → 32 → 32 → 1 net the forward pass
+    /// was 41 % of a Kiwipete decision (perf); the numbers are at `forward_avx`.
     pub fn forward(&self, x: &[f32], scratch: &mut [Vec<f32>; 2]) -> f32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: `forward_avx` is compiled for AVX, and this CPU has it (checked on
+            // the line above; `is_x86_feature_detected!` caches the answer).
+            return unsafe { self.forward_avx(x, scratch) };
+        }
+        self.forward_portable(x, scratch)
+    }
+
+    /// [`MlpGraph::forward`] compiled for the build's baseline CPU (x86-64-v2: SSE4.2, or
+    /// wasm32's 128-bit SIMD): the reference the AVX form is tested against.
+    pub fn forward_portable(&self, x: &[f32], scratch: &mut [Vec<f32>; 2]) -> f32 {
+        self.forward_body(x, scratch)
+    }
+
+    /// [`MlpGraph::forward_body`] compiled for AVX. One core of the 2-core AVX-512 Xeon we
+    /// measure on, `best-net`'s 20 → 32 → 32 → 1 net: see `benches/native_mlp.rs`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    unsafe fn forward_avx(&self, x: &[f32], scratch: &mut [Vec<f32>; 2]) -> f32 {
+        self.forward_body(x, scratch)
+    }
+
+    /// The forward pass, inlined into each compiled form.
+    #[inline(always)]
+    fn forward_body(&self, x: &[f32], scratch: &mut [Vec<f32>; 2]) -> f32 {
         let [a, b] = scratch;
         a.clear();
         a.extend_from_slice(x);
@@ -379,24 +415,28 @@ impl MlpGraph {
 /// Outputs per register tile.
 const TILE: usize = 8;
 
-/// `out = x · W + b` for a layer of several outputs.
-#[inline]
+/// `out = x · W + b` for a layer of several outputs: groups of four tiles (32 outputs),
+/// then single tiles, then the outputs left over one by one.
+///
+/// Why groups: one tile accumulates through one register, so each input waits for the
+/// previous add (4 cycles); four tiles side by side are four independent chains per
+/// input. Each output still sums bias, then `x_0 w_0`, `x_1 w_1`, … in that order, so the
+/// bits do not depend on the grouping. `best-net`'s 20 → 32 → 32 → 1 forward pass: see
+/// `benches/native_mlp.rs` and the numbers at [`MlpGraph::forward`].
+#[inline(always)]
 fn dense_into(layer: &Dense, x: &[f32], out: &mut Vec<f32>) {
     let n = layer.outputs;
     out.resize(n, 0.0);
-    let full = n / TILE * TILE;
-    for t in (0..full).step_by(TILE) {
-        let mut acc = [0.0f32; TILE];
-        acc.copy_from_slice(&layer.bias[t..t + TILE]);
-        for (i, &xi) in x.iter().enumerate() {
-            let w = &layer.weights[i * n + t..i * n + t + TILE];
-            for k in 0..TILE {
-                acc[k] += xi * w[k];
-            }
-        }
-        out[t..t + TILE].copy_from_slice(&acc);
+    let mut t = 0;
+    while t + 4 * TILE <= n {
+        tiles::<4>(layer, x, out, t);
+        t += 4 * TILE;
     }
-    for (j, o) in out.iter_mut().enumerate().skip(full) {
+    while t + TILE <= n {
+        tiles::<1>(layer, x, out, t);
+        t += TILE;
+    }
+    for (j, o) in out.iter_mut().enumerate().skip(t) {
         let mut acc = layer.bias[j];
         for (i, &xi) in x.iter().enumerate() {
             acc += xi * layer.weights[i * n + j];
@@ -405,8 +445,29 @@ fn dense_into(layer: &Dense, x: &[f32], out: &mut Vec<f32>) {
     }
 }
 
+/// Outputs `t .. t + G·TILE` of a dense layer, in `G` register tiles.
+#[inline(always)]
+fn tiles<const G: usize>(layer: &Dense, x: &[f32], out: &mut [f32], t: usize) {
+    let n = layer.outputs;
+    let mut acc = [[0.0f32; TILE]; G];
+    for (g, a) in acc.iter_mut().enumerate() {
+        a.copy_from_slice(&layer.bias[t + g * TILE..t + (g + 1) * TILE]);
+    }
+    for (&xi, row) in x.iter().zip(layer.weights.chunks_exact(n)) {
+        let w = &row[t..t + G * TILE];
+        for (a, ws) in acc.iter_mut().zip(w.chunks_exact(TILE)) {
+            for k in 0..TILE {
+                a[k] += xi * ws[k];
+            }
+        }
+    }
+    for (g, a) in acc.iter().enumerate() {
+        out[t + g * TILE..t + (g + 1) * TILE].copy_from_slice(a);
+    }
+}
+
 /// `Σ x_i · w_i` over eight partial sums.
-#[inline]
+#[inline(always)]
 fn dot(x: &[f32], w: &[f32]) -> f32 {
     let mut acc = [0.0f32; TILE];
     let (xc, wc) = (x.chunks_exact(TILE), w.chunks_exact(TILE));
