@@ -58,12 +58,26 @@ impl Position {
     /// the side to move does not change. `m` must come from the generator for this position
     /// (see [`Position::play`] for the checked twin); anything else gives an unspecified but
     /// memory-safe position.
+    #[inline]
     pub fn play_unchecked(&self, m: MicroMove) -> Position {
         let mut p = *self;
-        let us = self.side_to_move();
+        p.play_in_place_unchecked(m);
+        p
+    }
+
+    /// [`Position::play_unchecked`] on this row itself, with the same contract on `m`. A walk
+    /// that keeps positions in a buffer copies the parent into its slot and plays there: a
+    /// position built on the stack and then copied into place is read back with wide loads
+    /// right after the make's narrow stores, a store-forwarding stall that cost a quarter of
+    /// `expand_all_rolls` on `k7/4P3/8/8/8/8/8/4K3 w` (perf annotate of the bucket push).
+    pub(crate) fn play_in_place_unchecked(&mut self, m: MicroMove) {
+        let p = self;
+        let us = p.side_to_move();
         let them = us.opponent();
-        let mut rights = self.castling;
-        let mut ep = self.ep;
+        let mut rights = p.castling;
+        let mut ep = p.ep;
+        let halfmove = p.halfmove;
+        let dice = p.dice();
         let mut capture = false;
 
         // The captured piece (never on a castling destination, which must be empty).
@@ -139,21 +153,20 @@ impl Position {
         p.halfmove = if m.piece == PieceType::Pawn || capture {
             0
         } else {
-            self.halfmove.saturating_add(1).min(127)
+            halfmove.saturating_add(1).min(127)
         };
         p.set_ep(ep);
         p.set_castling(rights);
         // An empty pool (the shared walk of `expand_all_rolls` plays every move without dice)
         // stays empty: skipping the pool update there saves 4 % of the walk's instructions
         // (callgrind, `k7/4P3/8/8/8/8/8/4K3 w`).
-        if !self.dice().is_empty() {
-            let mut dice = self.dice().without(m.piece.face());
+        if !dice.is_empty() {
+            let mut dice = dice.without(m.piece.face());
             if m.kind == MoveKind::Castle {
                 dice = dice.without(PieceType::Rook.face());
             }
             p.set_dice(dice);
         }
-        p
     }
 
     /// Play a micro-move after checking that it is a pseudo-legal move of the side to move
@@ -182,16 +195,25 @@ impl Position {
     /// End the turn (docs/rules.md §2.4): drop the e.p. targets the next mover created in its own
     /// previous turn (rank 3 if White moves next, rank 6 if Black), flip the side to move,
     /// clear the dice and count the full move after Black. Also the whole of a pass.
+    #[inline]
     pub fn end_turn(&self) -> Position {
         let mut p = *self;
-        let next = self.side_to_move().opponent();
-        p.set_ep(self.ep & !ep_capture_rank(self.side_to_move()).0);
-        p.set_side(next);
-        if next == Color::White {
-            p.fullmove = p.fullmove.saturating_add(1).min(2_147_483_647);
-        }
-        p.set_dice(Dice::EMPTY);
+        p.end_turn_in_place();
         p
+    }
+
+    /// [`Position::end_turn`] on this row itself (see [`Position::play_in_place_unchecked`]
+    /// for why a walk plays in place).
+    #[inline]
+    pub(crate) fn end_turn_in_place(&mut self) {
+        let us = self.side_to_move();
+        let next = us.opponent();
+        self.set_ep(self.ep & !ep_capture_rank(us).0);
+        self.set_side(next);
+        if next == Color::White {
+            self.fullmove = self.fullmove.saturating_add(1).min(2_147_483_647);
+        }
+        self.set_dice(Dice::EMPTY);
     }
 
     /// The key [`Position::end_turn`] would give, without building the position: a shared

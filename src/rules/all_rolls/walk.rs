@@ -152,14 +152,23 @@ impl<M: Meter> Walk<'_, M> {
     }
 
     /// Keep an end state: `end_key` is the key of the position after the end of turn,
-    /// computed by the caller (cheaply, before the position exists, on the leaf level); `end`
-    /// builds that position only when the key is new.
+    /// computed by the caller (cheaply, before the position exists, on the leaf level); the
+    /// position is built only when the key is new, as a copy of `base` that `finish` turns
+    /// into the end state in its bucket slot (see [`Position::play_in_place_unchecked`]).
     #[inline]
-    fn keep_end(&mut self, spent: usize, end_key: u64, end: impl FnOnce() -> Position) {
+    fn keep_end(
+        &mut self,
+        spent: usize,
+        end_key: u64,
+        base: &Position,
+        finish: impl FnOnce(&mut Position),
+    ) {
         if self.end_keys[spent].insert(end_key) {
-            let end = end();
+            let bucket = &mut self.buckets[spent];
+            bucket.push(*base);
+            let end = bucket.last_mut().expect("a slot was just pushed");
+            finish(end);
             debug_assert_eq!(end.key(), end_key);
-            self.buckets[spent].push(end);
         }
     }
 
@@ -182,7 +191,7 @@ impl<M: Meter> Walk<'_, M> {
         }
         let us = pos.side_to_move();
         let end_delta = pos.end_turn_key() ^ pos.key();
-        let slow_victims = pos.pieces(PieceType::Pawn).0 | pos.pieces(PieceType::King).0;
+        let their_kings = pos.piece_bb(us.opponent(), PieceType::King).0;
         let last_rank = if us == Color::White { 7 } else { 0 };
         let occupied = pos.occupied().0;
         for e in list.entries() {
@@ -210,7 +219,7 @@ impl<M: Meter> Walk<'_, M> {
                     && to.rank() == last_rank
                     && (bit & occupied != 0 || to.file() == e.from.file());
                 if plain_promotion {
-                    let victim = victim_delta(pos, to, slow_victims, moved_rights);
+                    let victim = victim_delta(pos, to, their_kings, moved_rights);
                     self.promotion_leaves(pos, e.from, to, base, victim, next_spent);
                     continue;
                 }
@@ -236,8 +245,8 @@ impl<M: Meter> Walk<'_, M> {
                         }
                     }
                 }
-                let Some((victim_key, rights_after, victim)) =
-                    victim_delta(pos, to, slow_victims, moved_rights)
+                let Some((victim_key, rights_after, victim, ep_clear)) =
+                    victim_delta(pos, to, their_kings, moved_rights)
                 else {
                     let m = MicroMove {
                         piece: e.piece,
@@ -256,10 +265,12 @@ impl<M: Meter> Walk<'_, M> {
                     to,
                     victim,
                     rights: rights_after,
-                    ep_toggle,
+                    // Distinct squares: a pawn mover toggles a square on its own side of
+                    // `to`, its victim's target lies beyond it.
+                    ep_toggle: ep_toggle ^ ep_clear,
                     key,
                 };
-                self.keep_end(next_spent, key, || quiet.end_position(pos));
+                self.keep_end(next_spent, key, pos, |p| quiet.play_end_in_place(p));
             }
         }
     }
@@ -268,8 +279,8 @@ impl<M: Meter> Walk<'_, M> {
     /// keyed set-wise like the quiet moves (`base`: the key after the end of turn with the
     /// pawn lifted off `from`). A promotion touches no e.p. target that survives the end of
     /// turn: the one behind its origin lies on the rank the end of turn clears, and no target
-    /// lies on the last rank. A victim that is a king or a pawn (odd positions) goes to the
-    /// full move. In a walk with a pawn on its seventh rank, promotions were most of the
+    /// lies on the last rank (a pawn victim there, in an odd position, takes its own target
+    /// along like any pawn victim). A king victim goes to the full move. In a walk with a pawn on its seventh rank, promotions were most of the
     /// leaves played in full (60 of them per expansion, 12 % of the instructions of
     /// `k7/4P3/8/8/8/8/8/4K3 w`). `victim` is [`victim_delta`]'s answer for `to`.
     fn promotion_leaves(
@@ -278,11 +289,11 @@ impl<M: Meter> Walk<'_, M> {
         from: Square,
         to: Square,
         base: u64,
-        victim: Option<(u64, u8, Option<PieceType>)>,
+        victim: Option<(u64, u8, Option<PieceType>, u64)>,
         spent: usize,
     ) {
         let us = pos.side_to_move();
-        let Some((victim_key, rights_after, victim)) = victim else {
+        let Some((victim_key, rights_after, victim, ep_clear)) = victim else {
             for t in PROMOTIONS {
                 let m = MicroMove {
                     piece: PieceType::Pawn,
@@ -302,22 +313,30 @@ impl<M: Meter> Walk<'_, M> {
                 to,
                 victim,
                 rights: rights_after,
-                ep_toggle: 0,
+                ep_toggle: ep_clear,
                 key: base ^ victim_key ^ zobrist::piece(us, t, to),
             };
-            self.keep_end(spent, quiet.key, || quiet.end_position(pos));
+            self.keep_end(spent, quiet.key, pos, |p| quiet.play_end_in_place(p));
         }
     }
 
-    /// One leaf move played in full.
+    /// One leaf move played in full, in its bucket's slot (dropped again when its end state
+    /// is not new).
     #[inline]
     fn leaf(&mut self, pos: &Position, m: MicroMove, spent: usize) {
         if pos.captures_king(m) {
             self.king_rolls |= TABLES.rolls_containing[spent];
             return;
         }
-        let next = pos.play_unchecked(m);
-        self.keep_end(spent, next.end_turn_key(), || next.end_turn());
+        let bucket = &mut self.buckets[spent];
+        bucket.push(*pos);
+        let next = bucket.last_mut().expect("a slot was just pushed");
+        next.play_in_place_unchecked(m);
+        if self.end_keys[spent].insert(next.end_turn_key()) {
+            next.end_turn_in_place();
+        } else {
+            bucket.pop();
+        }
     }
 
     /// Generate the children of `pos` (reached by spending `spent`) that some open roll can
@@ -359,22 +378,30 @@ impl<M: Meter> Walk<'_, M> {
                 return;
             }
             self.reached |= 1u128 << next_spent;
-            let size = t.size[next_spent];
-            let next = pos.play_unchecked(m);
-            if size < 3 {
-                // An inner node: keep it (and its end state) the first time this position
-                // is reached with these dice spent.
-                if !self.seen.insert(next.key() ^ t.salt[next_spent]) {
-                    return;
-                }
-                if m.kind == MoveKind::Castle {
-                    next2.push((next, next_spent as u8));
-                } else {
-                    next1.push((next, next_spent as u8));
-                }
+            if t.size[next_spent] == 3 {
+                // Castling from a node with one die spent: the turn is over.
+                self.leaf(pos, m, next_spent);
+                return;
+            }
+            // An inner node: keep it (and its end state) the first time this position is
+            // reached with these dice spent. Played in its slot of the next level.
+            let level = if m.kind == MoveKind::Castle {
+                &mut *next2
+            } else {
+                &mut *next1
+            };
+            level.push((*pos, next_spent as u8));
+            let (next, _) = level.last_mut().expect("a slot was just pushed");
+            next.play_in_place_unchecked(m);
+            if !self.seen.insert(next.key() ^ t.salt[next_spent]) {
+                level.pop();
+                return;
             }
             // End states are distinct by their own key (salted apart from the node keys).
-            self.keep_end(next_spent, next.end_turn_key(), || next.end_turn());
+            let (next, _) = level.last().expect("the slot is kept");
+            self.keep_end(next_spent, next.end_turn_key(), next, |p| {
+                p.end_turn_in_place()
+            });
         });
     }
 }
