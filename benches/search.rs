@@ -14,6 +14,11 @@
 //! of them gets its exact value (all 56 opponent rolls, every reply). Checked first: 48
 //! exact values (or every candidate when fewer), and the best equal to the pruned search's.
 //! The report line says whether the decision fits 200 ms on 2 threads.
+//!
+//! `search_d3_selective/<position>`: `best`'s whole decision on the middlegame positions —
+//! depth 2 over 16 candidates, then the selective depth 3 (one reply per roll class) of the
+//! best 8 — on 2 threads, its best value first asserted equal to the unpruned selective
+//! search's.
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
 mod common;
@@ -241,9 +246,83 @@ fn bench_rescore_k48(c: &mut Criterion) {
     }
 }
 
+/// `best`'s decision on the middlegame positions (docs/search.md §4.5a, §4.7): its depth-2
+/// search (dice-aware leaves, 16 candidates pre-ranked by the same evaluator), then the
+/// selective depth 3 (one reply per roll class) of that search's best 8, on 2 threads.
+/// Checked first: the pruned selective search's best value equals the unpruned one's, and it
+/// resolved the depth-2 choice. The report line says whether the decision fits 1 s.
+fn bench_d3_selective(c: &mut Criterion) {
+    let leaf: Arc<dyn BatchEvaluator> = Arc::new(DiceAware::default());
+    let pool = common::pool(2);
+    let shallow = Expectimax::new(
+        SearchConfig {
+            candidate_limit: 16,
+            ..config(true, ChanceMode::Shared)
+        },
+        leaf.clone(),
+    )
+    .expect("config")
+    .with_prerank(leaf.clone());
+    let deeper = |pruning: bool| {
+        Expectimax::new(
+            SearchConfig {
+                depth: 3,
+                candidate_limit: 8,
+                reply_limit: 1,
+                pruning,
+                ..config(true, ChanceMode::Shared)
+            },
+            leaf.clone(),
+        )
+        .expect("config")
+        .with_prerank(leaf.clone())
+    };
+    let (pruned, unpruned) = (deeper(true), deeper(false));
+    let seed = || Xoshiro256PlusPlus::seed_from_u64(0);
+    let both = |deeper: &Expectimax, pos: &Position| {
+        pool.install(|| {
+            let d2 = decide(&shallow, pos);
+            let d3 = deeper
+                .search_deeper(pos, None, &mut seed(), &d2)
+                .expect("search");
+            (d2, d3)
+        })
+    };
+    for (name, dfen) in POSITIONS {
+        let pos = Position::from_dfen(dfen).expect("benchmark DFEN");
+        let (_, want) = both(&unpruned, &pos);
+        let ((_, d3), secs) = common::timed(|| both(&pruned, &pos));
+        let tol = 1e-9 * want.score.abs().max(1.0);
+        assert!(
+            (d3.score - want.score).abs() <= tol,
+            "{name}: pruned selective depth 3 {} != unpruned {}",
+            d3.score,
+            want.score
+        );
+        assert!(
+            d3.candidates[0].resolved,
+            "{name}: the depth-2 choice resolved"
+        );
+        eprintln!(
+            "{name:9} d2 + selective d3 2T: {:7.1} ms/decision ({}; depth 2 alone {:.1} ms), replies skipped {}, completed {}, cut {}",
+            secs * 1e3,
+            if secs <= 1.0 { "within 1 s" } else { "OVER 1 s" },
+            common::timed(|| pool.install(|| decide(&shallow, &pos))).1 * 1e3,
+            d3.stats.replies_skipped,
+            d3.stats.candidates_completed,
+            d3.stats.cutoffs,
+        );
+        let mut group = c.benchmark_group(format!("search_d3_selective/{name}"));
+        group.bench_function(BenchmarkId::new("threads", 2), |b| {
+            b.iter(|| both(&pruned, black_box(&pos)))
+        });
+        group.finish();
+    }
+}
+
 criterion_group! {
     name = benches;
     config = common::criterion(Duration::from_millis(500), Duration::from_secs(3), 10);
-    targets = bench, bench_d3, bench_rescore_k48
+    targets = bench, bench_d3, bench_rescore_k48, bench_d3_selective
 }
 criterion_main!(benches);

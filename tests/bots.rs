@@ -6,8 +6,8 @@ mod common;
 use common::random_rolled;
 use dicechess::board::Position;
 use dicechess::bots::{
-    bot_by_id, dead_draw, registry, win_probability, Bot, BotOptions, ExpectimaxBot, MonteCarloBot,
-    OpeningBook, OpeningBookBot, Turn, BOT_IDS,
+    bot_by_id, dead_draw, registry, win_probability, Bot, BotOptions, Deepening, ExpectimaxBot,
+    MonteCarloBot, OpeningBook, OpeningBookBot, Turn, BOT_IDS,
 };
 use dicechess::kernels::Color;
 use dicechess::rules::legal_paths;
@@ -274,6 +274,7 @@ fn expectimax_bot_reports_search_stats() {
     let bot = ExpectimaxBot {
         search: s,
         deeper: None,
+        deepening: Deepening::Clock,
         info: registry()[7].clone(),
     };
     let p = pos("7k/8/8/b7/8/8/5P2/4K3 w - - 0 1 NBK");
@@ -330,42 +331,54 @@ fn expectimax_deepens_to_depth_3_when_the_clock_allows() {
 }
 
 #[test]
-fn best_v1_is_todays_best_frozen() {
-    // While `best` is the wave-2 configuration, the yardstick chooses exactly its turns.
-    let opts = BotOptions::default();
-    let (v1, best) = (
-        bot_by_id("best-v1", &opts).unwrap(),
-        bot_by_id("best", &opts).unwrap(),
-    );
+fn best_v1_is_wave_2s_best_frozen_and_best_deepens_from_it() {
+    // `best-v1` keeps wave 2's depth-2 decision untimed; `best` runs the same depth-2
+    // search, then its selective depth 3 over that search's best candidates: with one
+    // candidate it can only confirm the depth-2 choice, so it plays best-v1's after-state
+    // (the turn within it may differ: equal paths are drawn at random).
+    let v1 = bot_by_id("best-v1", &BotOptions::default()).unwrap();
+    let best = bot_by_id("best", &BotOptions::default()).unwrap();
+    let best_one = bot_by_id(
+        "best",
+        &BotOptions {
+            d3_candidates: Some(1),
+            ..BotOptions::default()
+        },
+    )
+    .unwrap();
     assert_eq!(v1.info().id, "best-v1");
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/sample_middlegame.txt"
     );
     let text = std::fs::read_to_string(path).unwrap();
-    for line in text.lines().filter(|l| !l.starts_with('#')).take(6) {
+    for line in text.lines().filter(|l| !l.starts_with('#')).take(4) {
         let p = pos(line);
-        let mut a = Xoshiro256PlusPlus::seed_from_u64(3);
-        let mut b = Xoshiro256PlusPlus::seed_from_u64(3);
-        let ca = v1
-            .choose(
+        let choose = |bot: &dyn Bot| {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+            bot.choose(
                 &p,
                 &mut Turn {
-                    rng: &mut a,
+                    rng: &mut rng,
                     deadline: None,
                 },
             )
-            .unwrap();
-        let cb = best
-            .choose(
-                &p,
-                &mut Turn {
-                    rng: &mut b,
-                    deadline: None,
-                },
-            )
-            .unwrap();
-        assert_eq!(ca.path, cb.path, "{line}");
-        assert_eq!(ca.score, cb.score, "{line}");
+            .unwrap()
+        };
+        let (a, b, c) = (
+            choose(v1.as_ref()),
+            choose(best.as_ref()),
+            choose(best_one.as_ref()),
+        );
+        let (sa, sb) = (a.stats.unwrap(), b.stats.unwrap());
+        assert_eq!(
+            (sa.candidates_selected, sa.replies_skipped),
+            (16, 0),
+            "{line}"
+        );
+        assert_eq!(sb.candidates_selected, 8, "{line}");
+        assert!(sb.replies_skipped > 0, "{line}");
+        let after = |c: &dicechess::bots::Choice| c.path.unwrap().end_position(&p).key();
+        assert_eq!(after(&a), after(&c), "{line}");
     }
 }

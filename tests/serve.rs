@@ -677,12 +677,14 @@ async fn the_same_delivery_twice_gets_the_same_answer() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_wait_queue_is_bounded_and_respects_deadlines() {
     let _serial = SERIAL.lock().await;
-    // One search slot, one waiting place; depth 3 thinks its whole budget on Kiwipete.
+    // One search slot, one waiting place; the exact depth 3 (every reply, not the default
+    // selective one) thinks its whole budget on Kiwipete.
     let server = start_with("expectimax-d3", |c| {
         c.max_think_ms = 1500;
         c.max_concurrent = 1;
         c.max_queue = 1;
         c.threads = Some(1);
+        c.bot_options.d3_replies = Some(0);
     })
     .await;
     let addr = server.addr();
@@ -765,6 +767,7 @@ async fn a_search_that_cannot_finish_in_time_is_answered_by_the_fast_path() {
         c.max_think_ms = 1500;
         c.max_concurrent = 2;
         c.threads = Some(1);
+        c.bot_options.d3_replies = Some(0);
     })
     .await;
     let addr = server.addr();

@@ -2,7 +2,7 @@
 
     python -m dicechess.generation --work gens --generations 5 --games 3000 \\
         [--features dice-terms-v1] [--label p1] [--label-with-champion] \\
-        [--hidden 32] [--epochs 30] [--result-weight 0.0] [--window 2] \\
+        [--hidden 32] [--epochs 30] [--result-weight 0.0] [--window 2] [--d3-candidates 0] \\
         [--gate-move-ms 200 | --gate-tc 1+0 | --gate-untimed] [--gate-pairs 2000] \\
         [--gate-against best-v1|champion] [--seed 300] [--bin target/release/dicechess]
 
@@ -10,7 +10,9 @@ Generation ``g`` (1, 2, …) under ``--work``:
 
 1. ``gen-<g>/games``: ``dicechess selfplay`` of ``best`` against itself, with the current
    champion's value net at its leaves (none before the first promotion: the dice-aware
-   evaluator), rows of ``--features``, seed ``--seed + g``.
+   evaluator), rows of ``--features``, seed ``--seed + g``. ``best`` runs with
+   ``--d3-candidates`` (default 0: its depth-2 search and wave 2's deepening, the search the
+   nets are judged in, in self-play and in the gate alike).
 2. ``gen-<g>/labels``: ``dicechess label --kind <label>`` of every shard, with dice-aware
    leaves (``--label-with-champion``: the champion's net).
 3. ``gen-<g>/model``: ``python -m dicechess.train`` on the games and labels of the last
@@ -144,6 +146,7 @@ def run_generation(args: argparse.Namespace, g: int, done: List[Dict]) -> Dict:
     _run(f"gen {g}: self-play", [
         cli, "selfplay", "--games", str(args.games), "--out", str(games),
         "--white", "best", "--black", "best", *model_flags("white"), *model_flags("black"),
+        "--d3-candidates", str(args.d3_candidates),
         "--features", args.features, "--seed", str(args.seed + g),
         "--shard-games", str(args.shard_games), *(["--threads", str(args.threads)] if args.threads else []),
     ], args.quiet)
@@ -175,13 +178,15 @@ def run_generation(args: argparse.Namespace, g: int, done: List[Dict]) -> Dict:
     report = json.loads((model / "train-report.json").read_text())
 
     if args.gate_against == "champion" and parent:
-        opponent = ["--black", "best", "--black-model", str(parent)]
+        opponent = ["--black", "best", "--black-model", str(parent),
+                    "--black-d3-candidates", str(args.d3_candidates)]
         opponent_label = f"best[model=champion: {done[-1]['generation'] if done else '?'}]"
     else:
         opponent, opponent_label = ["--black", "best-v1"], "best-v1"
     gate_json = gen / "gate.json"
     _run(f"gen {g}: arena gate", [
         cli, "arena", "--white", "best", "--white-model", str(model), *opponent,
+        "--d3-candidates", str(args.d3_candidates),
         "--sprt", args.gate_sprt, "--games", str(args.gate_pairs), "--seed", str(args.gate_seed + g),
         *gate_time(args), "--resume", str(gen / "gate.jsonl"), "--json", str(gate_json),
         *(["--threads", str(args.threads)] if args.threads else []), *(["--quiet"] if args.quiet else []),
@@ -225,6 +230,9 @@ def main(argv=None) -> int:
     ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--window", type=int, default=2, help="generations of data each model trains on")
+    ap.add_argument("--d3-candidates", type=int, default=0,
+                    help="best's selective depth 3 in self-play and the gate (0: off, the "
+                         "depth-2 search the nets are judged in; 8: today's best)")
     t = ap.add_mutually_exclusive_group()
     t.add_argument("--gate-move-ms", type=int, default=200)
     t.add_argument("--gate-tc", default=None, help="a game clock, e.g. 1+0")

@@ -31,13 +31,9 @@ pub fn bestmove(
             bot,
             options: BotOptions {
                 model,
-                prerank: None,
-                collapse: None,
                 book,
                 candidate_limit: candidates,
-                table_mb: None,
-                chance: None,
-                tablebases: None,
+                ..BotOptions::default()
             },
             time_ms,
             threads: threads.unwrap_or(0),

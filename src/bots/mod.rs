@@ -31,5 +31,5 @@ pub use registry::{
     BOT_IDS,
 };
 pub use resign::ResignPolicy;
-pub use searching::{ExpectimaxBot, MonteCarloBot, DEEPEN_TIME_RATIO, WARM_UP_POSITION};
+pub use searching::{Deepening, ExpectimaxBot, MonteCarloBot, DEEPEN_TIME_RATIO, WARM_UP_POSITION};
 pub use shipped_model::{shipped_model, shipped_package, SHIPPED_MODEL_DIR};

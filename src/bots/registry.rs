@@ -2,7 +2,7 @@
 
 use super::BotInfo;
 use super::{
-    Bot, CheckmateAware, ExpectimaxBot, Greedy, GreedyTerms, MonteCarloBot, OpeningBook,
+    Bot, CheckmateAware, Deepening, ExpectimaxBot, Greedy, GreedyTerms, MonteCarloBot, OpeningBook,
     OpeningBookBot, RandomBot, RandomKingCapture,
 };
 use crate::eval::{BatchEvaluator, DiceAware, DiceAwareWeights, Material, TablebaseLeaves};
@@ -53,6 +53,36 @@ pub struct BotOptions {
     /// Endgame tables scoring the leaves they hold (docs/tablebases.md), for every
     /// expectimax bot but the frozen `best-v1`; none by default.
     pub tablebases: Option<Arc<Tablebases>>,
+    /// The selective depth 3 of the bots that deepen iteratively (`best`, `best-net`,
+    /// `expectimax-d3`; docs/search.md §4.5a): the opponent's replies per roll class that
+    /// get our chance node, 0 for every reply (the exact depth 3) [default:
+    /// [`D3_REPLIES`]].
+    pub d3_replies: Option<usize>,
+    /// How many of the depth-2 search's best candidates those bots search at depth 3; 0
+    /// turns their selective depth 3 off for wave 2's deepening (`best-v1`'s: an exact depth
+    /// 3 only when a clock leaves 20 times the depth-2 time) [default: [`D3_CANDIDATES`]].
+    pub d3_candidates: Option<usize>,
+}
+
+/// The opponent's replies per roll class a selective depth 3 searches by default (the best
+/// for the opponent by the leaf evaluator; README "Depth 3 that pays").
+pub const D3_REPLIES: usize = 1;
+
+/// The depth-2 search's best candidates a selective depth 3 searches by default.
+pub const D3_CANDIDATES: usize = 8;
+
+/// How many times the depth-2 search's time must be left on the clock for an iterative
+/// bot's depth 3 to start: its first candidate then usually finishes, and a depth 3 that
+/// resolves the depth-2 choice is played even when later candidates are abandoned.
+pub const D3_TIME_RATIO: u32 = 4;
+
+/// How a bot built here goes deeper than its depth-2 search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Deepen {
+    /// [`Deepening::Clock`] into an exact depth 3 of the same candidates.
+    Clock,
+    /// [`Deepening::Iterative`] into the selective depth 3 of the options.
+    Iterative,
 }
 
 /// Why a bot could not be built.
@@ -115,14 +145,21 @@ fn expectimax(
     opts: &BotOptions,
 ) -> Result<Box<dyn Bot>, BotBuildError> {
     let config = SearchConfig {
-        depth,
+        depth: 2,
         candidate_limit: opts.candidate_limit.unwrap_or(8),
         chance: opts.chance.unwrap_or_default(),
         ..SearchConfig::default()
     };
-    expectimax_with(id, name, difficulty, config, leaf, None, opts)
+    let deepen = if depth == 3 {
+        Deepen::Iterative
+    } else {
+        Deepen::Clock
+    };
+    expectimax_with(id, name, difficulty, config, leaf, None, deepen, opts)
 }
 
+/// A depth-2 expectimax bot deepening to 3 by `deepen` (see `ExpectimaxBot::choose`).
+#[allow(clippy::too_many_arguments)]
 fn expectimax_with(
     id: &str,
     name: &str,
@@ -130,19 +167,35 @@ fn expectimax_with(
     config: SearchConfig,
     leaf: Arc<dyn BatchEvaluator>,
     prerank: Option<Arc<dyn BatchEvaluator>>,
+    deepen: Deepen,
     opts: &BotOptions,
 ) -> Result<Box<dyn Bot>, BotBuildError> {
-    let depth = config.depth;
     let leaf: Arc<dyn BatchEvaluator> = match &opts.tablebases {
         Some(tables) if !tables.is_empty() => Arc::new(TablebaseLeaves::new(leaf, tables.clone())),
         _ => leaf,
     };
     let mut search = Expectimax::new(config, leaf.clone())?;
-    // Depth-2 bots deepen to 3 when a clock leaves time (see `ExpectimaxBot::choose`); the
-    // two searchers share one table (entries carry their depth).
-    let mut deeper = (depth == 2)
-        .then(|| Expectimax::new(SearchConfig { depth: 3, ..config }, leaf.clone()))
-        .transpose()?;
+    // The two searchers share one table (entries carry their depth).
+    let deepen = match deepen {
+        Deepen::Iterative if opts.d3_candidates == Some(0) => Deepen::Clock,
+        other => other,
+    };
+    let (deeper_config, deepening) = match deepen {
+        Deepen::Clock => (SearchConfig { depth: 3, ..config }, Deepening::Clock),
+        Deepen::Iterative => (
+            SearchConfig {
+                depth: 3,
+                candidate_limit: opts.d3_candidates.unwrap_or(D3_CANDIDATES),
+                reply_limit: opts.d3_replies.unwrap_or(D3_REPLIES),
+                chance: ChanceMode::Shared,
+                ..config
+            },
+            Deepening::Iterative {
+                ratio: D3_TIME_RATIO,
+            },
+        ),
+    };
+    let mut deeper = Some(Expectimax::new(deeper_config, leaf.clone())?);
     let prerank = match &opts.prerank {
         Some(dir) => Some(load_prerank(dir)?),
         None => prerank,
@@ -171,20 +224,30 @@ fn expectimax_with(
         search = search.with_table(tt.clone());
         deeper = deeper.map(|d| d.with_table(tt));
     }
+    let depth = match deepening {
+        Deepening::Clock => "depth 2 (3 when the clock allows)".to_owned(),
+        Deepening::Iterative { .. } => match deeper_config.reply_limit {
+            0 => format!(
+                "depth 2, then depth 3 over its best {}",
+                deeper_config.candidate_limit
+            ),
+            m => format!(
+                "depth 2, then selective depth 3 over its best {} ({m} best repl{} per roll)",
+                deeper_config.candidate_limit,
+                if m == 1 { "y" } else { "ies" }
+            ),
+        },
+    };
     Ok(Box::new(ExpectimaxBot {
         search,
         deeper,
+        deepening,
         info: BotInfo {
             id: id.into(),
             name: name.into(),
             difficulty,
             description: format!(
-                "expectimax depth {depth}{} over {} leaves{ranked_by}{collapsed_by}, batched, pruned",
-                if depth == 2 {
-                    " (3 when the clock allows)"
-                } else {
-                    ""
-                },
+                "expectimax {depth} over {} leaves{ranked_by}{collapsed_by}, batched, pruned",
                 leaf.id()
             ),
         },
@@ -295,10 +358,11 @@ fn best(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
                 best_config(opts),
                 leaf,
                 Some(prerank),
+                Deepen::Iterative,
                 opts,
             )
         }
-        None => dice_aware_expectimax("best", "Best", 12, opts),
+        None => dice_aware_expectimax("best", "Best", 12, Deepen::Iterative, opts),
     }
 }
 
@@ -319,6 +383,7 @@ fn best_net(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
         best_config(opts),
         leaf,
         Some(prerank),
+        Deepen::Iterative,
         opts,
     )
 }
@@ -345,7 +410,7 @@ fn best_v1(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
         tablebases: None,
         ..opts.clone()
     };
-    dice_aware_expectimax("best-v1", "Best (v1, frozen)", 11, &opts)
+    dice_aware_expectimax("best-v1", "Best (v1, frozen)", 11, Deepen::Clock, &opts)
 }
 
 /// The wave-2 searcher both `best` and `best-v1` are today; `best` ranks above its frozen
@@ -354,6 +419,7 @@ fn dice_aware_expectimax(
     id: &str,
     name: &str,
     difficulty: u8,
+    deepen: Deepen,
     opts: &BotOptions,
 ) -> Result<Box<dyn Bot>, BotBuildError> {
     let eval: Arc<dyn BatchEvaluator> = Arc::new(DiceAware {
@@ -371,6 +437,7 @@ fn dice_aware_expectimax(
         best_config(opts),
         eval.clone(),
         Some(eval),
+        deepen,
         opts,
     )
 }

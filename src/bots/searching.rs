@@ -10,15 +10,36 @@ use dicechess_kernels::Color;
 use rand_core::Rng;
 use rand_xoshiro::rand_core::SeedableRng;
 
-/// Expectimax at depth 2 or 3 behind the [`Bot`] trait, deepening under a clock.
+/// Expectimax at depth 2 or 3 behind the [`Bot`] trait, deepening by its [`Deepening`].
 pub struct ExpectimaxBot {
     /// The searcher.
     pub search: Expectimax,
-    /// A depth-3 searcher tried after `search` when the turn has a deadline and time is left
-    /// (see [`ExpectimaxBot::choose`]); `None`: `search` alone.
+    /// A depth-3 searcher tried after `search` as `deepening` says (see
+    /// [`ExpectimaxBot::choose`]); `None`: `search` alone.
     pub deeper: Option<Expectimax>,
+    /// When `deeper` runs and when its answer is played.
+    pub deepening: Deepening,
     /// Its registry entry.
     pub info: BotInfo,
+}
+
+/// How an [`ExpectimaxBot`] goes from its depth-2 search to its depth-3 searcher.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deepening {
+    /// Wave 2's rule, kept by `best-v1` and `expectimax`: only under a clock, when at least
+    /// [`DEEPEN_TIME_RATIO`] times the depth-2 search's time is left, a depth-3 search of the
+    /// same candidates, played only when it resolved every candidate.
+    Clock,
+    /// Iterative deepening (docs/search.md §4.7): after every depth-2 search (untimed too),
+    /// a depth-3 search of the depth-2 search's best candidates, best first
+    /// ([`Expectimax::search_deeper`]). Under a clock it starts when at least `ratio` times
+    /// the depth-2 search's time is left; its answer is played when it resolved the depth-2
+    /// search's best candidate (the pick is then a turn searched at depth 3 that is at
+    /// least as good, at depth 3, as the depth-2 choice).
+    Iterative {
+        /// Times the depth-2 search's time that must be left on the clock.
+        ratio: u32,
+    },
 }
 
 /// The position a searching bot's [`Bot::warm_up`] searches: Kiwipete rolled BNQ, 7,630
@@ -28,9 +49,10 @@ pub const WARM_UP_POSITION: &str =
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 BNQ";
 
 /// How many times the finished shallow search's time must still be left on the clock for
-/// the deeper one to start. Depth 3 costs one depth-2 search per reply of every candidate
-/// (tens to hundreds of times more); under this ratio it would almost never finish, and the
-/// time spent on a search that is then discarded is lost from the clock.
+/// the deeper one to start ([`Deepening::Clock`]). Depth 3 costs one depth-2 search per
+/// reply of every candidate (tens to hundreds of times more); under this ratio it would
+/// almost never finish, and the time spent on a search that is then discarded is lost from
+/// the clock.
 pub const DEEPEN_TIME_RATIO: u32 = 20;
 
 impl Bot for ExpectimaxBot {
@@ -38,37 +60,54 @@ impl Bot for ExpectimaxBot {
         self.info.clone()
     }
 
-    /// Search with `search`; then, when the turn has a deadline, a deeper searcher is set and
-    /// at least [`DEEPEN_TIME_RATIO`] times the first search's time is left, search again at
-    /// depth 3 under the same deadline and play its answer if every candidate it selected
-    /// was resolved (none abandoned at the deadline) — the deepest completed answer.
-    /// Without a deadline only `search` runs, so untimed play stays reproducible.
+    /// Search with `search`; then deepen with `deeper` as [`ExpectimaxBot::deepening`] says
+    /// and play the deepest answer that qualifies. [`Deepening::Clock`] never deepens
+    /// without a deadline, so untimed play of those bots is depth 2.
     fn choose(&self, pos: &Position, turn: &mut Turn<'_>) -> Result<Choice, BotError> {
         let started = web_time::Instant::now();
         let r = self.search.search(pos, turn.deadline, turn.rng)?;
-        let mut choice = Choice {
+        let choice = |r: &crate::search::SearchResult| Choice {
             path: r.path,
             score: r.score,
             stats: Some(r.stats),
         };
-        let (Some(deeper), Some(deadline)) = (&self.deeper, turn.deadline) else {
-            return Ok(choice);
+        let Some(deeper) = &self.deeper else {
+            return Ok(choice(&r));
         };
-        let shallow = started.elapsed();
-        let left = deadline.saturating_duration_since(web_time::Instant::now());
         let decided = r.stats.candidates_selected > 0 && r.stats.candidates_abandoned == 0;
-        if !decided || left < shallow * DEEPEN_TIME_RATIO {
-            return Ok(choice);
+        if !decided {
+            return Ok(choice(&r));
         }
-        let d = deeper.search(pos, Some(deadline), turn.rng)?;
-        if d.stats.candidates_abandoned == 0 && !d.stats.fell_back_to_pre_rank {
-            choice = Choice {
-                path: d.path,
-                score: d.score,
-                stats: Some(d.stats),
-            };
+        let shallow = started.elapsed();
+        let time_left = |ratio: u32| match turn.deadline {
+            Some(d) => d.saturating_duration_since(web_time::Instant::now()) >= shallow * ratio,
+            None => true,
+        };
+        match self.deepening {
+            Deepening::Clock => {
+                let Some(deadline) = turn.deadline else {
+                    return Ok(choice(&r));
+                };
+                if !time_left(DEEPEN_TIME_RATIO) {
+                    return Ok(choice(&r));
+                }
+                let d = deeper.search(pos, Some(deadline), turn.rng)?;
+                if d.stats.candidates_abandoned == 0 && !d.stats.fell_back_to_pre_rank {
+                    return Ok(choice(&d));
+                }
+            }
+            Deepening::Iterative { ratio } => {
+                if !time_left(ratio) {
+                    return Ok(choice(&r));
+                }
+                let d = deeper.search_deeper(pos, turn.deadline, turn.rng, &r)?;
+                let first_resolved = d.candidates.first().is_some_and(|c| c.resolved);
+                if first_resolved && !d.stats.fell_back_to_pre_rank {
+                    return Ok(choice(&d));
+                }
+            }
         }
-        Ok(choice)
+        Ok(choice(&r))
     }
 
     /// The pre-ranker's pick: the search under a deadline already passed stops after its

@@ -1,6 +1,7 @@
 //! `dicechess arena`: colour-mirrored matches between bots, with SPRT and a gauntlet mode;
 //! `--suite` runs a scenario or endgame suite instead (arena_suite.rs).
 
+use super::depth3::Depth3Args;
 use super::CliError;
 use dicechess::board::Position;
 use dicechess::bots::{BotId, BotOptions, BOT_IDS};
@@ -108,6 +109,12 @@ pub struct Args {
     /// The opponent's candidate limit [default: the bot's].
     #[arg(long, value_name = "K")]
     black_candidates: Option<usize>,
+    /// The bot under test's selective depth 3 (`--d3-replies`, `--d3-candidates`).
+    #[command(flatten)]
+    white_depth3: Depth3Args,
+    /// The opponent's selective depth 3.
+    #[command(flatten)]
+    black_depth3: BlackDepth3,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -122,6 +129,27 @@ pub struct Args {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+}
+
+/// The opponent's depth-3 flags: `--black-d3-replies`, `--black-d3-candidates`.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+struct BlackDepth3 {
+    /// The opponent's selective depth 3: replies per roll class (0: every reply).
+    #[arg(long, value_name = "N")]
+    black_d3_replies: Option<usize>,
+    /// The opponent's depth-2 candidates searched at depth 3 (0: off).
+    #[arg(long, value_name = "K")]
+    black_d3_candidates: Option<usize>,
+}
+
+impl BlackDepth3 {
+    /// The flags as the shared type.
+    fn args(&self) -> Depth3Args {
+        Depth3Args {
+            d3_replies: self.black_d3_replies,
+            d3_candidates: self.black_d3_candidates,
+        }
+    }
 }
 
 /// `--games` of a match.
@@ -172,6 +200,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         collapse: args.collapse.as_ref(),
         candidates: args.white_candidates,
         tablebases: super::tablebase::for_bots(args.tablebases.as_deref())?,
+        depth3: args.white_depth3,
     };
     let black = Side {
         model: args.black_model.as_ref(),
@@ -179,6 +208,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         collapse: args.black_collapse.as_ref(),
         candidates: args.black_candidates,
         tablebases: super::tablebase::for_bots(args.black_tablebases.as_deref())?,
+        depth3: args.black_depth3.args(),
     };
     let white_options = white.options(&options)?;
     let black_options = black.options(&options)?;
@@ -338,6 +368,8 @@ struct Side<'a> {
     collapse: Option<&'a PathBuf>,
     candidates: Option<usize>,
     tablebases: Option<std::sync::Arc<dicechess::tablebase::Tablebases>>,
+    /// The side's depth-3 flags.
+    depth3: Depth3Args,
 }
 
 impl Side<'_> {
@@ -349,14 +381,15 @@ impl Side<'_> {
                 "--white-candidates / --black-candidates must be at least 1".into(),
             ));
         }
-        Ok(BotOptions {
+        let options = BotOptions {
             model: self.model.or(shared.model.as_ref()).cloned(),
             prerank: self.prerank.cloned(),
             collapse: self.collapse.cloned(),
             candidate_limit: self.candidates.or(shared.candidate_limit),
             tablebases: self.tablebases.clone(),
             ..shared.clone()
-        })
+        };
+        Ok(self.depth3.apply(options))
     }
 
     /// The id a report shows for the side: the bot's id with what the per-side flags change
@@ -386,6 +419,7 @@ impl Side<'_> {
         if self.tablebases.is_some() {
             parts.push("tables".to_owned());
         }
+        parts.extend(self.depth3.label());
         if parts.is_empty() {
             id.to_owned()
         } else {

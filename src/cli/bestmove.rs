@@ -38,6 +38,8 @@ pub struct Args {
     /// Endgame tables (a folder `dicechess tablebase build` wrote) scoring the search's leaves.
     #[arg(long, value_name = "DIR")]
     tablebases: Option<PathBuf>,
+    #[command(flatten)]
+    depth3: super::depth3::Depth3Args,
     /// Seed for tie-breaks and sampling.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -49,16 +51,15 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     let pos = rolled_position(&args.dfen)?;
     let req = DecisionRequest {
         bot: args.bot,
-        options: BotOptions {
+        options: args.depth3.apply(BotOptions {
             model: args.model,
             prerank: args.prerank,
             collapse: args.collapse,
             book: args.book,
             candidate_limit: args.candidates,
-            table_mb: None,
-            chance: None,
             tablebases: super::tablebase::for_bots(args.tablebases.as_deref())?,
-        },
+            ..BotOptions::default()
+        }),
         time_ms: args.time_ms,
         threads: args.threads.unwrap_or(0),
         seed: args.seed,

@@ -8,6 +8,7 @@ mod arena;
 mod arena_suite;
 mod bestmove;
 mod bots;
+mod depth3;
 mod equity;
 #[cfg(feature = "files")]
 mod eval;

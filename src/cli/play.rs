@@ -42,6 +42,8 @@ pub struct Args {
     /// Endgame tables (a folder `dicechess tablebase build` wrote) scoring the bot's leaves.
     #[arg(long, value_name = "DIR")]
     tablebases: Option<PathBuf>,
+    #[command(flatten)]
+    depth3: super::depth3::Depth3Args,
     /// At most this many games at once (declared to the server at start: POST /bot/capacity).
     #[arg(long, default_value_t = 1)]
     max_games: usize,
@@ -158,6 +160,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
         tablebases: super::tablebase::for_bots(args.tablebases.as_deref())?,
         ..BotOptions::default()
     };
+    config.bot_options = args.depth3.apply(config.bot_options);
     config.challenges = ChallengePolicy {
         controls,
         min_initial_s: args.min_initial_s,

@@ -84,6 +84,9 @@ pub struct Args {
     /// Start position (DFEN; dice ignored) [default: the standard start].
     #[arg(long, value_name = "DFEN")]
     start: Option<String>,
+    /// Both sides' selective depth 3 (`best`, `best-net`, `expectimax-d3`).
+    #[command(flatten)]
+    depth3: super::depth3::Depth3Args,
 }
 
 impl Args {
@@ -108,6 +111,8 @@ impl Args {
             max_turns: self.max_turns,
             halfmove_limit: self.halfmove_limit,
             start: self.start.clone(),
+            d3_replies: self.depth3.d3_replies,
+            d3_candidates: self.depth3.d3_candidates,
         }
     }
 }

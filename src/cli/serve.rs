@@ -50,6 +50,8 @@ pub struct Args {
     /// Endgame tables (a folder `dicechess tablebase build` wrote) scoring the bot's leaves.
     #[arg(long, value_name = "DIR")]
     tablebases: Option<PathBuf>,
+    #[command(flatten)]
+    depth3: super::depth3::Depth3Args,
     /// Search worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -112,6 +114,7 @@ pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
         tablebases: super::tablebase::for_bots(args.tablebases.as_deref())?,
         ..BotOptions::default()
     };
+    config.bot_options = args.depth3.apply(config.bot_options);
     config.threads = args.threads;
     config.max_think_ms = args.max_think_ms;
     config.overhead_ms = args.overhead_ms;

@@ -50,6 +50,11 @@ pub struct SearchConfig {
     pub rescore_weight: f64,
     /// Search root candidates on the rayon pool.
     pub parallel: bool,
+    /// Depth 3: how many of the opponent's replies per roll class get our chance node, the
+    /// best for the opponent by the leaf evaluator (0: every reply, the exact search). A
+    /// forward pruning that can change the value (docs/search.md §4.5a); needs
+    /// [`ChanceMode::Shared`].
+    pub reply_limit: usize,
 }
 
 impl Default for SearchConfig {
@@ -61,6 +66,7 @@ impl Default for SearchConfig {
             pruning: true,
             rescore_weight: 0.0,
             parallel: true,
+            reply_limit: 0,
         }
     }
 }
@@ -90,6 +96,9 @@ pub struct CandidateReport {
     pub value: Option<f64>,
     /// Some opponent roll captures our king.
     pub loss_tainted: bool,
+    /// The search settled the candidate: an exact value, or a bound proving it below the
+    /// best (`false`: abandoned at the deadline, or never started).
+    pub resolved: bool,
 }
 
 /// The decision.
@@ -246,6 +255,11 @@ impl Expectimax {
                 "candidate limit must be positive".into(),
             ));
         }
+        if config.reply_limit > 0 && config.chance != ChanceMode::Shared {
+            return Err(SearchError::Config(
+                "a reply limit (selective depth 3) needs the shared chance mode".into(),
+            ));
+        }
         if !(0.0..=1.0).contains(&config.rescore_weight) {
             return Err(SearchError::Config(format!(
                 "rescore weight must be in [0, 1], not {}",
@@ -382,6 +396,21 @@ impl Expectimax {
     /// The replies of every class of the last shared expansion, for nodes that recurse
     /// (the per-class loop below needs them while deeper nodes reuse `s.sets`).
     fn class_replies(s: &Scratch, node: &Position) -> (Vec<ChanceOutcome>, Vec<Option<Replies>>) {
+        let (outs, mut replies) = Self::class_replies_unfilled(s, node);
+        for (&(rep, _), r) in s.classes.iter().zip(replies.iter_mut()) {
+            if let (RollOutcome::Moves(ps), Some(r)) = (s.sets.roll(rep), r.as_mut()) {
+                r.states = ps.to_vec();
+            }
+        }
+        (outs, replies)
+    }
+
+    /// The classes of the last shared expansion with their outcomes, a class with moves
+    /// holding no states yet.
+    fn class_replies_unfilled(
+        s: &Scratch,
+        node: &Position,
+    ) -> (Vec<ChanceOutcome>, Vec<Option<Replies>>) {
         let mut outs = Vec::with_capacity(s.classes.len());
         let mut replies = Vec::with_capacity(s.classes.len());
         for &(rep, weight) in &s.classes {
@@ -397,14 +426,63 @@ impl Expectimax {
                     pass: Some(node.end_turn()),
                     states: Vec::new(),
                 },
-                RollOutcome::Moves(ps) => Replies {
+                RollOutcome::Moves(_) => Replies {
                     king: false,
                     pass: None,
-                    states: ps.to_vec(),
+                    states: Vec::new(),
                 },
             }));
         }
         (outs, replies)
+    }
+
+    /// [`Expectimax::class_replies`] for a selective depth-3 node: every leaf of every
+    /// class of the last shared expansion scored in one evaluator call, and per class only
+    /// the `reply_limit` replies that are best for the opponent (lowest in our view), best
+    /// first, ties in generation order.
+    fn class_best_replies(
+        &self,
+        s: &mut Scratch,
+        shared: &Shared,
+        node: &Position,
+    ) -> Result<(Vec<ChanceOutcome>, Vec<Option<Replies>>), SearchError> {
+        let (outs, mut replies) = Self::class_replies_unfilled(s, node);
+        s.leaves.clear();
+        for &(rep, weight) in &s.classes {
+            match s.sets.roll(rep) {
+                RollOutcome::Moves(ps) => s.leaves.push_class(weight, ps),
+                _ => s.leaves.push_class(weight, []),
+            }
+        }
+        if self.leaf.evaluate_leaves(&mut s.leaves)? {
+            s.stats.eval_batches += 1;
+            s.stats.unique_leaves += s.leaves.len() as u64;
+        }
+        // The leaves have the node's mover's opponent to move: us at depth 3's MIN node.
+        let sign = if node.side_to_move().opponent() == shared.us {
+            1.0
+        } else {
+            -1.0
+        };
+        let mut order: Vec<usize> = Vec::new();
+        for (seg, r) in s.leaves.segments().iter().zip(replies.iter_mut()) {
+            let Some(r) = r.as_mut().filter(|r| !r.king && r.pass.is_none()) else {
+                continue;
+            };
+            let values = s.leaves.values(seg);
+            let rows = &s.leaves.rows()[seg.start as usize..seg.end as usize];
+            order.clear();
+            order.extend(0..rows.len());
+            order.sort_by(|&i, &j| {
+                (sign * values[i])
+                    .total_cmp(&(sign * values[j]))
+                    .then(i.cmp(&j))
+            });
+            order.truncate(self.config.reply_limit);
+            r.states = order.iter().map(|&i| rows[i]).collect();
+            s.stats.replies_skipped += (rows.len() - r.states.len()) as u64;
+        }
+        Ok((outs, replies))
     }
 
     /// A chance node whose replies are leaves (depth 2's opponent node, depth 3's own node),

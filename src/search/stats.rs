@@ -37,6 +37,9 @@ pub struct RootSearchStats {
     pub eval_batches: u64,
     /// Chance-node rolls (or ADEP classes) expanded.
     pub rolls_expanded: u64,
+    /// Opponent replies a selective depth-3 search gave no chance node of ours (beyond its
+    /// reply limit per roll class; docs/search.md §4.5a). 0 in an exact search.
+    pub replies_skipped: u64,
     /// No candidate finished and the pre-ranker's pick was played.
     pub fell_back_to_pre_rank: bool,
 }
@@ -56,6 +59,7 @@ impl RootSearchStats {
         self.unique_leaves += o.unique_leaves;
         self.eval_batches += o.eval_batches;
         self.rolls_expanded += o.rolls_expanded;
+        self.replies_skipped += o.replies_skipped;
     }
 
     /// unique leaves / leaves (1 when nothing was generated).

@@ -34,6 +34,12 @@ impl SelfPlayBot {
         if let Some(t) = o.table_mb {
             v["tableMb"] = json!(t);
         }
+        if let Some(m) = o.d3_replies {
+            v["d3Replies"] = json!(m);
+        }
+        if let Some(k) = o.d3_candidates {
+            v["d3Candidates"] = json!(k);
+        }
         v
     }
 

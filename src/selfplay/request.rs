@@ -58,6 +58,11 @@ pub struct SelfPlayRequest {
     pub halfmove_limit: u8,
     /// Start position (DFEN; dice ignored; `None`: the standard start).
     pub start: Option<String>,
+    /// The selective depth 3 of both sides' iterative bots ([`BotOptions::d3_replies`];
+    /// `None`: the bot's).
+    pub d3_replies: Option<usize>,
+    /// Their depth-3 candidates ([`BotOptions::d3_candidates`]; 0: off; `None`: the bot's).
+    pub d3_candidates: Option<usize>,
 }
 
 impl SelfPlayRequest {
@@ -84,13 +89,15 @@ impl SelfPlayRequest {
             max_turns: limits.turns,
             halfmove_limit: limits.halfmove,
             start: None,
+            d3_replies: None,
+            d3_candidates: None,
         }
     }
 
     /// One side's bot: the candidate limit and table size apply to expectimax bots only.
     fn bot(&self, id: &str, model: &Option<PathBuf>, book: &Option<PathBuf>) -> SelfPlayBot {
         let lower = id.to_ascii_lowercase();
-        let searching = lower.starts_with("expectimax") || lower == "best";
+        let searching = lower.starts_with("expectimax") || lower.starts_with("best");
         SelfPlayBot {
             id: id.to_owned(),
             options: BotOptions {
@@ -106,6 +113,8 @@ impl SelfPlayRequest {
                 table_mb: searching.then_some(self.table_mb),
                 chance: None,
                 tablebases: None,
+                d3_replies: self.d3_replies.filter(|_| searching),
+                d3_candidates: self.d3_candidates.filter(|_| searching),
             },
         }
     }

@@ -2,6 +2,9 @@
 //! leaf-level node from one shared expansion; else the rolls (classes of a shared expansion,
 //! or the outcomes of the chance mode), Star2's probe ceilings and Star1's roll-by-roll
 //! expansion, heaviest roll first, cut as soon as the node is proven below the window.
+//!
+//! A selective depth-3 node (`SearchConfig::reply_limit` > 0) gives our chance node only to
+//! the opponent's few best replies of each roll by the leaf evaluator (docs/search.md §4.5a).
 
 use super::{Expectimax, NodeKind, NodeResult, Replies, Scratch, SearchError, Shared};
 use crate::board::{Dice, Position};
@@ -94,11 +97,16 @@ impl Expectimax {
             self.store(key, plies, &result);
             return Ok(result);
         }
+        let selective = plies == 2 && self.config.reply_limit > 0;
         let (outs, mut cached) = if shared_rolls {
             if !self.expand_node(s, shared, a) {
                 return Ok(result.aborted());
             }
-            Self::class_replies(s, a)
+            if selective {
+                self.class_best_replies(s, shared, a)?
+            } else {
+                Self::class_replies(s, a)
+            }
         } else {
             let mut outs: Vec<ChanceOutcome> = Vec::new();
             outcomes(a, self.config.chance, &mut outs);
@@ -112,9 +120,17 @@ impl Expectimax {
 
         // Star2: one probe reply per roll gives an upper bound on that roll's minimum.
         let mut ceil = vec![0f64; n + 1];
+        // A selective node probes the first reply it searches: the probe's value is that
+        // reply's, and the roll loop does not search it again.
+        let mut known_first = vec![None; n];
         if probing {
             match self.probe_ceilings(s, shared, a, plies, &outs, &mut cached)? {
-                Some(c) => ceil = c,
+                Some((c, probes)) => {
+                    ceil = c;
+                    if selective {
+                        known_first = probes.into_iter().map(Some).collect();
+                    }
+                }
                 None => return Ok(result.aborted()),
             }
             if strictly_below(ceil[0], alpha_sum) {
@@ -150,7 +166,7 @@ impl Expectimax {
                 alpha_sum,
                 probing,
             };
-            let v = match self.min_roll(s, shared, r, plies, wf, window)? {
+            let v = match self.min_roll(s, shared, r, plies, wf, window, known_first[k])? {
                 RollValue::Value(v) => v,
                 RollValue::Aborted => return Ok(result.aborted()),
                 RollValue::Cut(best) => {
@@ -218,9 +234,10 @@ impl Expectimax {
     }
 
     /// Star2's ceilings: `ceil[k]` is the weighted sum, over rolls `k..`, of one probe
-    /// reply's value per roll (the material-minimising reply, or a loss for a king
-    /// capture), an upper bound on those rolls' minima. The replies are cached for Star1.
-    /// `None` when the deadline passed.
+    /// reply's value per roll (the material-minimising reply — in a selective node the
+    /// leaf evaluator's best reply for the opponent — or a loss for a king capture), an
+    /// upper bound on those rolls' minima, and the probe values themselves. The replies are
+    /// cached for Star1. `None` when the deadline passed.
     fn probe_ceilings(
         &self,
         s: &mut Scratch,
@@ -229,7 +246,7 @@ impl Expectimax {
         plies: u8,
         outs: &[ChanceOutcome],
         cached: &mut [Option<Replies>],
-    ) -> Result<Option<Vec<f64>>, SearchError> {
+    ) -> Result<Option<(Vec<f64>, Vec<f64>)>, SearchError> {
         let n = outs.len();
         let mut probe_values = vec![0f64; n];
         let mut probe_states: Vec<(usize, Position)> = Vec::new();
@@ -245,6 +262,9 @@ impl Expectimax {
             } else {
                 let state = match r.pass {
                     Some(p) => p,
+                    // A selective node's replies come best first (for the opponent): the
+                    // probe is the first reply the roll searches anyway.
+                    None if plies == 2 && self.config.reply_limit > 0 => r.states[0],
                     None => *r
                         .states
                         .iter()
@@ -273,12 +293,15 @@ impl Expectimax {
         for k in (0..n).rev() {
             ceil[k] = ceil[k + 1] + outs[k].1 as f64 * probe_values[k];
         }
-        Ok(Some(ceil))
+        Ok(Some((ceil, probe_values)))
     }
 
     /// One roll of weight `wf` with replies `r`: a loss on a king capture; else the pass
     /// state's value or the minimum over the replies (leaves at `plies` = 1, our chance
-    /// nodes at 2, those in material order and cut once the roll alone decides the node).
+    /// nodes at 2, those in material order — a selective node's few in its order — and cut
+    /// once the roll alone decides the node). `known_first`: the value of the first reply's
+    /// chance node when the probe already searched it.
+    #[allow(clippy::too_many_arguments)]
     fn min_roll(
         &self,
         s: &mut Scratch,
@@ -287,6 +310,7 @@ impl Expectimax {
         plies: u8,
         wf: f64,
         window: Window,
+        known_first: Option<f64>,
     ) -> Result<RollValue, SearchError> {
         if r.king {
             return Ok(RollValue::Value(LOSS_VALUE));
@@ -295,10 +319,11 @@ impl Expectimax {
             if plies == 1 {
                 return Ok(RollValue::Value(self.eval_states(s, shared, &[pass])?[0]));
             }
-            return Ok(match self.chance_max(s, shared, &pass)? {
-                Some(v) => RollValue::Value(v),
-                None => RollValue::Aborted,
-            });
+            let v = match known_first {
+                Some(v) => Some(v),
+                None => self.chance_max(s, shared, &pass)?,
+            };
+            return Ok(v.map_or(RollValue::Aborted, RollValue::Value));
         }
         if plies == 1 {
             let values = self.eval_states(s, shared, &r.states)?;
@@ -306,12 +331,16 @@ impl Expectimax {
                 values.into_iter().fold(f64::INFINITY, f64::min),
             ));
         }
-        // Our chance node under each reply; the minimum, cut when it cannot matter.
+        // Our chance node under each reply; the minimum, cut when it cannot matter. A
+        // selective node's replies are already its best few, best first.
         let mut states = r.states;
-        states.sort_by_cached_key(|p| Material::score(p, shared.us));
+        if self.config.reply_limit == 0 {
+            states.sort_by_cached_key(|p| Material::score(p, shared.us));
+        }
         let mut best = f64::INFINITY;
-        for st in &states {
-            match self.chance_max(s, shared, st)? {
+        for (i, st) in states.iter().enumerate() {
+            let known = known_first.filter(|_| i == 0);
+            match known.map_or_else(|| self.chance_max(s, shared, st), |v| Ok(Some(v)))? {
                 Some(v) => best = best.min(v),
                 None => return Ok(RollValue::Aborted),
             }

@@ -45,11 +45,37 @@ impl Expectimax {
         deadline: Option<Instant>,
         rng: &mut R,
     ) -> Result<SearchResult, SearchError> {
+        self.search_ordered(pos, deadline, rng, None)
+    }
+
+    /// [`Expectimax::search`] one iteration after `shallow`, a finished search of the same
+    /// position (iterative deepening, docs/search.md §4.7): the candidates `shallow` valued
+    /// come first, best value first, then the rest in pre-rank order, before this searcher's
+    /// candidate limit. Under a deadline the shallow search's best candidates are the ones
+    /// searched first, so a partial answer is still worth playing (see
+    /// [`CandidateReport::resolved`]).
+    pub fn search_deeper<R: Rng>(
+        &self,
+        pos: &Position,
+        deadline: Option<Instant>,
+        rng: &mut R,
+        shallow: &SearchResult,
+    ) -> Result<SearchResult, SearchError> {
+        self.search_ordered(pos, deadline, rng, Some(&shallow.candidates))
+    }
+
+    fn search_ordered<R: Rng>(
+        &self,
+        pos: &Position,
+        deadline: Option<Instant>,
+        rng: &mut R,
+        prior: Option<&[CandidateReport]>,
+    ) -> Result<SearchResult, SearchError> {
         if pos.dice().is_empty() {
             return Err(SearchError::NoDice);
         }
         let us = pos.side_to_move();
-        let mut root = match self.root_candidates(pos)? {
+        let mut root = match self.root_candidates(pos, prior)? {
             Ok(root) => root,
             Err(decided) => return Ok(decided),
         };
@@ -79,7 +105,11 @@ impl Expectimax {
 
     /// The root's candidates, or the decision itself when there is nothing to search: a pass
     /// (no legal path) or an immediate king capture (the first shortest one).
-    fn root_candidates(&self, pos: &Position) -> Result<Result<Root, SearchResult>, SearchError> {
+    fn root_candidates(
+        &self,
+        pos: &Position,
+        prior: Option<&[CandidateReport]>,
+    ) -> Result<Result<Root, SearchResult>, SearchError> {
         let mut scratch = Scratch::default();
         scratch
             .gen
@@ -128,6 +158,9 @@ impl Expectimax {
                 .partial_cmp(&(-pre[a] as f64))
                 .unwrap_or(std::cmp::Ordering::Equal)
         });
+        if let Some(prior) = prior {
+            order = prior_first(order, prior, |c| paths[afters[c].1]);
+        }
         order.truncate(self.config.candidate_limit);
         stats.candidates_selected = order.len() as u32;
         let fallback = (order[0], -(pre[order[0]] as f64));
@@ -138,6 +171,7 @@ impl Expectimax {
                 pre_score: -(pre[c] as f64),
                 value: None,
                 loss_tainted: false,
+                resolved: false,
             })
             .collect();
         Ok(Ok(Root {
@@ -202,6 +236,7 @@ impl Expectimax {
         for (k, (v, after)) in values.iter().zip(&cands).enumerate() {
             let tainted = guard && w > 0.0 && crate::probe::king_capture_rolls(after, us) > 0;
             root.reports[k].loss_tainted = tainted;
+            root.reports[k].resolved = true;
             root.reports[k].value = Some(if w > 0.0 && !tainted {
                 (1.0 - w) * v + w * resc[k] as f64
             } else {
@@ -284,6 +319,32 @@ fn raise(best: &AtomicU64, value: f64) {
     }
 }
 
+/// `order` (after-state indices in pre-rank order) with the candidates `prior` valued first,
+/// best value first (ties in pre-rank order), the rest after them in pre-rank order;
+/// `path_of` gives an after-state's first path, which names it in `prior`.
+fn prior_first(
+    order: Vec<usize>,
+    prior: &[CandidateReport],
+    path_of: impl Fn(usize) -> TurnPath,
+) -> Vec<usize> {
+    let mut valued: Vec<(f64, usize)> = prior
+        .iter()
+        .filter_map(|r| Some((r.value?, order.iter().position(|&c| path_of(c) == r.path)?)))
+        .collect();
+    valued.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut first = vec![false; order.len()];
+    for &(_, rank) in &valued {
+        first[rank] = true;
+    }
+    let rest = (0..order.len()).filter(|&rank| !first[rank]);
+    valued
+        .iter()
+        .map(|&(_, rank)| rank)
+        .chain(rest)
+        .map(|rank| order[rank])
+        .collect()
+}
+
 /// Distinct after-states of the paths' end positions, the first path of each kept
 /// (generation order), and the paths reaching each.
 fn distinct_afters(ends: &[Position]) -> (Vec<(Position, usize)>, Vec<Vec<usize>>) {
@@ -323,6 +384,7 @@ impl Root {
                 continue;
             };
             self.reports[k].loss_tainted = res.loss_tainted;
+            self.reports[k].resolved = res.kind != NodeKind::Aborted;
             match res.kind {
                 NodeKind::Exact => {
                     self.reports[k].value = Some(fin);
