@@ -174,6 +174,35 @@ fn bench_d3(c: &mut Criterion) {
         let exact =
             Expectimax::new(d3(false, ChanceMode::Rolls, false), leaf.clone()).expect("config");
         let exact = decide(&exact, &pos);
+        // The selective depth 3's error here (docs/search.md §4.5a): its values can only be
+        // higher than the exact ones; how much, and whether the decision changes.
+        for m in [1, 2] {
+            let selective = Expectimax::new(
+                SearchConfig {
+                    reply_limit: m,
+                    ..d3(false, ChanceMode::Shared, false)
+                },
+                leaf.clone(),
+            )
+            .expect("config");
+            let (r, secs) = common::timed(|| decide(&selective, &pos));
+            let mut worst: f64 = 0.0;
+            for (x, y) in r.candidates.iter().zip(&exact.candidates) {
+                let (a, b) = (x.value.expect("unpruned"), y.value.expect("unpruned"));
+                assert!(
+                    a >= b - 1e-9 * b.abs().max(1.0),
+                    "{name}: selective below exact"
+                );
+                worst = worst.max(a - b);
+            }
+            let same = r.path.map(|p| p.end_position(&pos).key())
+                == exact.path.map(|p| p.end_position(&pos).key());
+            eprintln!(
+                "{name:11} d3 selective M={m} 1T: {:7.1} ms/decision, largest overestimate {worst:.1} (best exact {:.1}), same turn: {same}",
+                secs * 1e3,
+                exact.score,
+            );
+        }
         for (mode, chance) in common::CHANCE_MODES {
             let mut group = c.benchmark_group(format!("search_d3_k8/{name}/{mode}"));
             for (threads, pool) in &pools {

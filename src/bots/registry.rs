@@ -337,13 +337,15 @@ pub fn bot_by_id(id: &str, opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildEr
 /// untimed; README "The strongest bot").
 pub const BEST_CANDIDATE_LIMIT: usize = 16;
 
-/// `best`: expectimax depth 2 (3 when the clock allows) over [`DiceAware`] leaves, its root
-/// candidates pre-ranked by [`DiceAware`] too (a `--prerank` package replaces that).
+/// `best`: expectimax depth 2 over [`DiceAware`] leaves, its root candidates pre-ranked by
+/// [`DiceAware`] too (a `--prerank` package replaces that), then the selective depth 3 of
+/// the depth-2 search's best [`D3_CANDIDATES`] ([`Deepening::Iterative`]).
 ///
 /// Why each part (untimed, 400 pairs against `aggressive`, README "The strongest bot"):
 /// material leaves 60.0 %; dice-aware leaves 63.1 %; plus dice-aware pre-ranking 68.0 %
 /// (material pre-ranking cuts king-safety moves that gain no material before the search
-/// sees them); plus 16 candidates 69.6 %.
+/// sees them); plus 16 candidates 69.6 %. The selective depth 3 against `best-v1` (the same
+/// without it) at 200 ms a turn: SPRT H1, +60 ± 36 Elo (README "Depth 3 that pays").
 fn best(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
     match &opts.model {
         // A position-value package replaces the leaves; the dice-aware evaluator keeps
@@ -366,12 +368,13 @@ fn best(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
     }
 }
 
-/// `best-net`: `best`'s search (depth 2, 3 when the clock allows, 16 candidates pre-ranked
-/// by the dice-aware evaluator) with the learning loop's value net at the leaves: the
+/// `best-net`: `best`'s search (depth 2 over 16 candidates pre-ranked by the dice-aware
+/// evaluator, then the selective depth 3) with the learning loop's value net at the leaves: the
 /// `dt1-p1` package compiled in ([`super::shipped_model`]), on the native forward pass, so
 /// it needs no file and no ONNX Runtime. Untimed it beat `best-v1` by SPRT (H1, +14 ± 11
-/// Elo over 1704 pairs, seed 21); its timed gates are in README "Generations against
-/// `best-v1`". `--model` leaves it as it is: `best --model DIR` tries another package.
+/// Elo over 1704 pairs, seed 21, before `best` deepened selectively); its timed gates are in
+/// README "Generations against `best-v1`". `--model` leaves it as it is: `best --model DIR`
+/// tries another package.
 fn best_net(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
     let leaf: Arc<dyn BatchEvaluator> =
         Arc::new(super::shipped_model().map_err(|source| BotBuildError::ShippedModel { source })?);
@@ -388,8 +391,8 @@ fn best_net(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
     )
 }
 
-/// `best`'s search settings: depth 2 (3 when the clock allows), [`BEST_CANDIDATE_LIMIT`]
-/// candidates unless the options say otherwise.
+/// `best`'s depth-2 search settings: [`BEST_CANDIDATE_LIMIT`] candidates unless the
+/// options say otherwise.
 fn best_config(opts: &BotOptions) -> SearchConfig {
     SearchConfig {
         depth: 2,
@@ -402,8 +405,9 @@ fn best_config(opts: &BotOptions) -> SearchConfig {
 /// `best-v1`: `best` as wave 2 shipped it, frozen as the yardstick of every later change
 /// (the arena gates a new `best` against it): expectimax depth 2 (3 when the clock allows)
 /// over dice-aware leaves with the weights spelled out here (W 1500, threat 0.25, hanging
-/// 0.3 / 0.15), pre-ranked by the same evaluator, 16 candidates, a 64 MiB table. Its play
-/// is pinned byte for byte by `tests/shard_digests.rs`.
+/// 0.3 / 0.15), pre-ranked by the same evaluator, 16 candidates, a 64 MiB table; the
+/// depth-3 options do not reach it. Its play is pinned byte for byte by
+/// `tests/shard_digests.rs`.
 fn best_v1(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
     // Frozen means frozen: endgame tables are a later change, gated against this bot.
     let opts = BotOptions {
@@ -413,8 +417,8 @@ fn best_v1(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
     dice_aware_expectimax("best-v1", "Best (v1, frozen)", 11, Deepen::Clock, &opts)
 }
 
-/// The wave-2 searcher both `best` and `best-v1` are today; `best` ranks above its frozen
-/// yardstick in the registry.
+/// The wave-2 searcher under both `best` and `best-v1`, deepening by `deepen` (`best` by
+/// its selective depth 3, the frozen yardstick by wave 2's clock rule).
 fn dice_aware_expectimax(
     id: &str,
     name: &str,
