@@ -215,11 +215,16 @@ proptest! {
             prop_assert!(e <= m2 || close(e, m2), "exact {} > limit 2 {}", e, m2);
             prop_assert!(m2 <= m1 || close(m2, m1), "limit 2 {} > limit 1 {}", m2, m1);
         }
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
         for limit in [1, 2] {
             let want = best_set(&run(&searcher(selective(limit, 3, false), false), &p));
             for tt in [false, true] {
                 let pruned = run(&searcher(selective(limit, 3, true), tt), &p);
                 prop_assert_eq!(best_set(&pruned), want.clone());
+                // Candidates and their rolls' chance nodes on two threads.
+                let parallel = SearchConfig { parallel: true, ..selective(limit, 3, true) };
+                let on_pool = pool.install(|| run(&searcher(parallel, tt), &p));
+                prop_assert_eq!(best_set(&on_pool), want.clone());
             }
         }
     }

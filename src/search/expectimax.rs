@@ -193,19 +193,22 @@ struct Scratch {
 }
 
 thread_local! {
-    /// One warmed-up [`Scratch`] per thread, reused by every candidate and decision the thread
+    /// Warmed-up [`Scratch`]es per thread, reused by every candidate and decision the thread
     /// searches. A fresh one starts with empty buffers (the shared expansion's buckets and key
     /// tables grow on first use): built per candidate, as `map_init` did with one job per
-    /// candidate, it held two threads to 1.1× one thread on Kiwipete's depth-2 decision.
-    static SCRATCH: std::cell::RefCell<Option<Scratch>> = const { std::cell::RefCell::new(None) };
+    /// candidate, it held two threads to 1.1× one thread on Kiwipete's depth-2 decision. A
+    /// stack, because a thread nests jobs: it steals another candidate while it waits, and a
+    /// selective depth-3 node hands its rolls' chance nodes to the pool from inside a
+    /// candidate's job.
+    static SCRATCH: std::cell::RefCell<Vec<Scratch>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Run `f` with this thread's scratch (a fresh one when it is in use further up the stack: a
-/// thread that steals another candidate while it waits inside the evaluator).
+/// Run `f` with one of this thread's scratches (a fresh one when all are in use further up
+/// the stack).
 fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
-    let mut s = SCRATCH.with(|c| c.borrow_mut().take()).unwrap_or_default();
+    let mut s = SCRATCH.with(|c| c.borrow_mut().pop()).unwrap_or_default();
     let r = f(&mut s);
-    SCRATCH.with(|c| *c.borrow_mut() = Some(s));
+    SCRATCH.with(|c| c.borrow_mut().push(s));
     r
 }
 

@@ -62,6 +62,16 @@ impl RootSearchStats {
         self.replies_skipped += o.replies_skipped;
     }
 
+    /// Add the work counters of a job that searched part of a candidate's tree for it
+    /// (leaves, batches, rolls, replies skipped; not the per-candidate outcomes).
+    pub fn add_work(&mut self, o: &RootSearchStats) {
+        self.leaves += o.leaves;
+        self.unique_leaves += o.unique_leaves;
+        self.eval_batches += o.eval_batches;
+        self.rolls_expanded += o.rolls_expanded;
+        self.replies_skipped += o.replies_skipped;
+    }
+
     /// unique leaves / leaves (1 when nothing was generated).
     pub fn dedup_ratio(&self) -> f64 {
         if self.leaves == 0 {

@@ -6,13 +6,17 @@
 //! A selective depth-3 node (`SearchConfig::reply_limit` > 0) gives our chance node only to
 //! the opponent's few best replies of each roll by the leaf evaluator (docs/search.md §4.5a).
 
-use super::{Expectimax, NodeKind, NodeResult, Replies, Scratch, SearchError, Shared};
+use super::{
+    with_scratch, Expectimax, NodeKind, NodeResult, Replies, Scratch, SearchError, Shared,
+};
 use crate::board::{Dice, Position};
 use crate::eval::Material;
 use crate::eval::LOSS_VALUE;
 use crate::search::chance::{outcomes, ChanceMode, ChanceOutcome};
 use crate::search::tt::Bound;
 use crate::search::value::strictly_below;
+use crate::search::RootSearchStats;
+use rayon::prelude::*;
 
 /// How one roll of a MIN node came out.
 enum RollValue {
@@ -120,10 +124,12 @@ impl Expectimax {
 
         // Star2: one probe reply per roll gives an upper bound on that roll's minimum.
         let mut ceil = vec![0f64; n + 1];
-        // A selective node probes the first reply it searches: the probe's value is that
-        // reply's, and the roll loop does not search it again.
+        // A selective node probes the first reply of every roll even without a window: the
+        // probe is the first reply the roll searches anyway, its value is kept (the roll loop
+        // does not search it again), and the probes run on the pool together, so a lone
+        // candidate (the depth-2 choice, searched first) gets every thread.
         let mut known_first = vec![None; n];
-        if probing {
+        if probing || selective {
             match self.probe_ceilings(s, shared, a, plies, &outs, &mut cached)? {
                 Some((c, probes)) => {
                     ceil = c;
@@ -133,7 +139,7 @@ impl Expectimax {
                 }
                 None => return Ok(result.aborted()),
             }
-            if strictly_below(ceil[0], alpha_sum) {
+            if probing && strictly_below(ceil[0], alpha_sum) {
                 result.value = ceil[0] / 216.0;
                 result.kind = NodeKind::Upper;
                 result.probe_cut = true;
@@ -282,8 +288,9 @@ impl Expectimax {
                 probe_values[*k] = v;
             }
         } else {
-            for (k, state) in &probe_states {
-                match self.chance_max(s, shared, state)? {
+            let values = self.chance_max_all(s, shared, &probe_states);
+            for ((k, _), v) in probe_states.iter().zip(values) {
+                match v? {
                     Some(v) => probe_values[*k] = v,
                     None => return Ok(None),
                 }
@@ -294,6 +301,40 @@ impl Expectimax {
             ceil[k] = ceil[k + 1] + outs[k].1 as f64 * probe_values[k];
         }
         Ok(Some((ceil, probe_values)))
+    }
+
+    /// Our chance node under each of `states` ([`Expectimax::chance_max`]), on the pool when
+    /// the search is parallel (each job on a scratch of its thread, its statistics added to
+    /// `s`'s), else one after the other.
+    fn chance_max_all(
+        &self,
+        s: &mut Scratch,
+        shared: &Shared,
+        states: &[(usize, Position)],
+    ) -> Vec<Result<Option<f64>, SearchError>> {
+        if !self.config.parallel || states.len() < 2 || rayon::current_num_threads() < 2 {
+            return states
+                .iter()
+                .map(|(_, st)| self.chance_max(s, shared, st))
+                .collect();
+        }
+        let jobs: Vec<(Result<Option<f64>, SearchError>, RootSearchStats)> = states
+            .par_iter()
+            .with_max_len(1)
+            .map(|(_, st)| {
+                with_scratch(|job| {
+                    let outer = std::mem::take(&mut job.stats);
+                    let v = self.chance_max(job, shared, st);
+                    (v, std::mem::replace(&mut job.stats, outer))
+                })
+            })
+            .collect();
+        jobs.into_iter()
+            .map(|(v, stats)| {
+                s.stats.add_work(&stats);
+                v
+            })
+            .collect()
     }
 
     /// One roll of weight `wf` with replies `r`: a loss on a king capture; else the pass
