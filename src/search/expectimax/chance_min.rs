@@ -18,6 +18,10 @@ use crate::search::value::strictly_below;
 use crate::search::RootSearchStats;
 use rayon::prelude::*;
 
+/// Star2's ceilings (`ceil[k]`: the probes' weighted sum over rolls `k..`, and a zero after
+/// the last) and the probe values themselves, one per roll.
+type Ceilings = (Vec<f64>, Vec<f64>);
+
 /// How one roll of a MIN node came out.
 enum RollValue {
     /// Its value: the minimum over the replies.
@@ -252,7 +256,7 @@ impl Expectimax {
         plies: u8,
         outs: &[ChanceOutcome],
         cached: &mut [Option<Replies>],
-    ) -> Result<Option<(Vec<f64>, Vec<f64>)>, SearchError> {
+    ) -> Result<Option<Ceilings>, SearchError> {
         let n = outs.len();
         let mut probe_values = vec![0f64; n];
         let mut probe_states: Vec<(usize, Position)> = Vec::new();
