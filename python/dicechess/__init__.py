@@ -110,11 +110,12 @@ def probe(dfen: str) -> dict[str, Any]:
 
 
 def tablebase_build(
-    dir: PathLike, tables: Union[str, Sequence[str]] = "all", *, discount: Optional[float] = None
+    dir: PathLike, tables: Union[str, Sequence[str]] = "3", *, discount: Optional[float] = None
 ) -> list[dict[str, Any]]:
     """Build endgame tables into ``dir`` (``dicechess tablebase build``): ``tables`` names
-    them (``"kqk"``, ``["kk", "knk"]``, ``"all"``); the tables they need are built first and
-    those already in ``dir`` are kept. One dict per table (positions, sweeps, seconds)."""
+    them (``"kqk"``, ``["kk", "knk"]``, ``"krkn"``; ``"3"``, the default, for every table up to
+    three pieces, ``"4"`` for the 4-piece ones, ``"all"``); the tables they need are built
+    first and those already in ``dir`` are kept. One dict per table (positions, sweeps, seconds)."""
     names = [tables] if isinstance(tables, str) else list(tables)
     return [json.loads(s) for s in _native.tablebase_build(os.fspath(dir), names, discount)]
 

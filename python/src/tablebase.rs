@@ -6,28 +6,19 @@ use dicechess::tablebase::{build_dir, BuildError, BuildStep, Material, SolveConf
 use pyo3::prelude::*;
 use std::path::PathBuf;
 
-/// Build the tables `tables` (names such as `"kqk"`, or `"all"`) and those they need into
-/// `dir`, keeping the ones already there; one JSON object per table.
+/// Build the tables `tables` (names such as `"kqk"` or `"krkn"`; `"3"` for every table up to
+/// three pieces, `"4"` for every 4-piece one, `"all"`) and those they need into `dir`,
+/// keeping the ones already there; one JSON object per table.
 #[pyfunction]
-#[pyo3(signature = (dir, tables=vec!["all".to_owned()], discount=None))]
+#[pyo3(signature = (dir, tables=vec!["3".to_owned()], discount=None))]
 pub fn tablebase_build(
     py: Python<'_>,
     dir: PathBuf,
     tables: Vec<String>,
     discount: Option<f64>,
 ) -> PyResult<Vec<String>> {
-    let mut wanted = Vec::new();
-    for name in &tables {
-        if name == "all" {
-            wanted.extend(Material::ALL);
-        } else {
-            wanted.push(Material::from_name(name).ok_or_else(|| {
-                value_error(format!(
-                    "tables: unknown table {name:?} (kk, kqk, krk, kbk, knk, kpk or all)"
-                ))
-            })?);
-        }
-    }
+    let wanted = Material::parse_list(&tables.join(","))
+        .map_err(|e| value_error(format!("tables: {e}")))?;
     let config = SolveConfig {
         discount: discount.unwrap_or(SolveConfig::default().discount),
         ..SolveConfig::default()

@@ -35,9 +35,11 @@ struct BuildArgs {
     /// The tables folder.
     #[arg(long)]
     dir: PathBuf,
-    /// Tables to build (comma-separated names: kk, kqk, krk, kbk, knk, kpk, or `all`); the
-    /// tables they need are built first.
-    #[arg(long, default_value = "all")]
+    /// Tables to build, comma-separated: names (kk, kqk, …, kpk, kqkr, krrk, …), `3` (every
+    /// table up to three pieces, under a minute), `4` (the 20 pawnless 4-piece tables, minutes
+    /// each and gigabytes of memory: docs/tablebases.md) or `all`; the tables they need are
+    /// built first.
+    #[arg(long, default_value = "3")]
     tables: String,
     /// Per-turn chance that play goes on rather than a draw being declared (docs/tablebases.md).
     #[arg(long, default_value_t = SolveConfig::default().discount)]
@@ -82,18 +84,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
 }
 
 fn parse_tables(list: &str) -> Result<Vec<Material>, CliError> {
-    if list.trim() == "all" {
-        return Ok(Material::ALL.to_vec());
-    }
-    list.split(',')
-        .map(|name| {
-            Material::from_name(name.trim()).ok_or_else(|| {
-                CliError::Input(format!(
-                    "--tables: unknown table {name:?} (kk, kqk, krk, kbk, knk, kpk or all)"
-                ))
-            })
-        })
-        .collect()
+    Material::parse_list(list).map_err(|e| CliError::Input(format!("--tables: {e}")))
 }
 
 fn load(dir: &std::path::Path) -> Result<Tablebases, CliError> {

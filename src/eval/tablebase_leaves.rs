@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 /// `inner`'s scores, except on positions a table holds: there the table's expected score
 /// `p` of the side to move, on the shared axis as a win probability
-/// ([`win_probability_to_score`]: `20000 · (p − ½)`). A leaf with more than three pieces
-/// costs one popcount on top of `inner`.
+/// ([`win_probability_to_score`]: `20000 · (p − ½)`). A leaf with more pieces than the
+/// largest held table costs one popcount on top of `inner`.
 ///
 /// Why the probability scale: in a table ending every leaf is a table leaf, so the scale
 /// only has to rank them, and it does exactly (it is affine); where a capture enters a
@@ -31,7 +31,7 @@ impl TablebaseLeaves {
     /// The tables' score of `pos`, if a table holds it.
     #[inline]
     fn table_score(&self, pos: &Position) -> Option<f32> {
-        if pos.occupied().count() > 3 {
+        if pos.occupied().count() > self.tables.max_pieces() {
             return None;
         }
         self.tables
@@ -50,7 +50,7 @@ impl BatchEvaluator for TablebaseLeaves {
         self.inner.evaluate(batch, out)?;
         let [white, black] = batch.by_color();
         for (i, v) in out.iter_mut().enumerate() {
-            if (white[i] | black[i]).count_ones() <= 3 {
+            if (white[i] | black[i]).count_ones() <= self.tables.max_pieces() {
                 if let Some(s) = self.table_score(&batch.get(i)) {
                     *v = s;
                 }

@@ -10,19 +10,15 @@ use super::solve::{solve, SolveConfig, SolveProgress, SolveReport};
 use super::table::Table;
 use std::path::Path;
 
-/// The tables `wanted` needs, itself included, in solving order: every 3-piece table reads
-/// the bare kings (a captured piece), and KPvK reads the four piece tables (a promotion).
+/// The tables `wanted` needs, itself included, in solving order ([`Material::ALL`]): each
+/// table's [`Material::reads`] (a captured piece leaves a smaller ending, a promoted pawn a
+/// piece ending), and theirs in turn.
 pub fn with_dependencies(wanted: &[Material]) -> Vec<Material> {
-    let mut need = [false; 6];
-    for &m in wanted {
-        need[m.code() as usize] = true;
-        if m != Material::Kk {
-            need[Material::Kk.code() as usize] = true;
-        }
-        if m == Material::Kpk {
-            for d in [Material::Kqk, Material::Krk, Material::Kbk, Material::Knk] {
-                need[d.code() as usize] = true;
-            }
+    let mut need = [false; Material::ALL.len()];
+    let mut stack: Vec<Material> = wanted.to_vec();
+    while let Some(m) = stack.pop() {
+        if !std::mem::replace(&mut need[m.code() as usize], true) {
+            stack.extend(m.reads());
         }
     }
     Material::ALL

@@ -44,7 +44,7 @@ pub enum TableFileError {
     #[error("unsupported table format version {0} (this engine reads version 1)")]
     Version(u16),
     /// An unknown material code.
-    #[error("unknown material code {0} (0 to 5: KvK, KQvK, KRvK, KBvK, KNvK, KPvK)")]
+    #[error("unknown material code {0} (0 to 25: KvK, KQvK, …, KNNvK in docs/tablebases.md)")]
     Material(u8),
     /// The reserved byte is not zero.
     #[error("reserved header byte is {0}, expected 0")]

@@ -128,7 +128,7 @@ impl Table {
             .chunks_exact(2)
             .map(|c| u16::from_le_bytes([c[0], c[1]]))
             .collect();
-        if let Some(i) = (0..entries).find(|&i| values[i] != 0 && material.position(i).is_none()) {
+        if let Some(i) = (0..entries).find(|&i| values[i] != 0 && !material.is_entry(i)) {
             return Err(TableFileError::InvalidEntry(i));
         }
         Table::from_quantised(material, discount, values).ok_or(TableFileError::Entries {

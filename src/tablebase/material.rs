@@ -1,16 +1,31 @@
 //! Which endings have a table, how a position of one maps to its table's index, and back.
 //!
-//! A table covers one material balance with the lone extra piece (if any) on White's side:
-//! a position where Black holds it is read colour-flipped (docs/rules.md §7: the flip keeps
-//! every turn and so every value for the side to move). The index packs the side to move and
-//! the squares — `stm · 2^(6n) + white king · 2^(6(n−1)) + black king · 2^(6(n−2)) + piece` —
-//! with no symmetry folding: a 3-piece table is 2^19 entries, 1 MiB at two bytes each, small
-//! enough that the simpler index is worth more than the 8× a file mirror would save.
+//! A table covers one material balance, oriented so that White holds more pieces, or, with
+//! one piece each, the stronger one (queen, rook, bishop, knight, pawn): a position the
+//! other way round is read colour-flipped (docs/rules.md §7: the flip keeps every turn and
+//! so every value for the side to move).
+//!
+//! **Up to three pieces** the index packs the side to move and the squares —
+//! `stm · 2^(6n) + white king · 2^(6(n−1)) + black king · 2^(6(n−2)) + piece` — with no
+//! symmetry folding: a 3-piece table is 2^19 entries, 1 MiB at two bytes each, small enough
+//! that the simpler index is worth more than the 8× a fold would save.
+//!
+//! **Four pieces (no pawn)** are folded by the board's eight symmetries (rotations and
+//! reflections keep every move of a king, queen, rook, bishop and knight, and a pawnless
+//! table position has no castling rights): the white king stands in the triangle
+//! a1–d1–d4 (10 squares), so the index is
+//! `stm · 10 · 2^18 + triangle(white king) · 2^18 + black king · 2^12 + a · 2^6 + b`, with `a`
+//! and `b` the two other pieces (White's stronger then weaker, or White's then Black's).
+//! Of the symmetric images of a position, the one with the smallest index is its entry
+//! (the others, and an image with the pieces `a`, `b` swapped when they are alike, stand for
+//! no position). 5.2 M entries instead of 33.5 M: the turn graph of a 4-piece table fits in
+//! this machine's memory (docs/tablebases.md has the sizes).
 
 use crate::board::Position;
 use dicechess_kernels::{Color, PieceType, Square};
 
-/// The endings with a table: the bare kings and every 3-piece ending.
+/// The endings with a table: the bare kings, every 3-piece ending, and every 4-piece ending
+/// without a pawn. Names read White's pieces, then Black's: `Kqkr` is KQvKR.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Material {
     /// King against king.
@@ -25,12 +40,224 @@ pub enum Material {
     Knk,
     /// King and pawn against king.
     Kpk,
+    /// KQvKQ.
+    Kqkq,
+    /// KQvKR.
+    Kqkr,
+    /// KQvKB.
+    Kqkb,
+    /// KQvKN.
+    Kqkn,
+    /// KRvKR.
+    Krkr,
+    /// KRvKB.
+    Krkb,
+    /// KRvKN.
+    Krkn,
+    /// KBvKB.
+    Kbkb,
+    /// KBvKN.
+    Kbkn,
+    /// KNvKN.
+    Knkn,
+    /// KQQvK.
+    Kqqk,
+    /// KQRvK.
+    Kqrk,
+    /// KQBvK.
+    Kqbk,
+    /// KQNvK.
+    Kqnk,
+    /// KRRvK.
+    Krrk,
+    /// KRBvK.
+    Krbk,
+    /// KRNvK.
+    Krnk,
+    /// KBBvK.
+    Kbbk,
+    /// KBNvK.
+    Kbnk,
+    /// KNNvK.
+    Knnk,
+}
+
+use PieceType::{Bishop as B, Knight as N, Pawn as P, Queen as Q, Rook as R};
+
+/// Name, White's pieces besides the king (stronger first), Black's piece, by code.
+const SPECS: [(&str, &[PieceType], Option<PieceType>); 26] = [
+    ("KvK", &[], None),
+    ("KQvK", &[Q], None),
+    ("KRvK", &[R], None),
+    ("KBvK", &[B], None),
+    ("KNvK", &[N], None),
+    ("KPvK", &[P], None),
+    ("KQvKQ", &[Q], Some(Q)),
+    ("KQvKR", &[Q], Some(R)),
+    ("KQvKB", &[Q], Some(B)),
+    ("KQvKN", &[Q], Some(N)),
+    ("KRvKR", &[R], Some(R)),
+    ("KRvKB", &[R], Some(B)),
+    ("KRvKN", &[R], Some(N)),
+    ("KBvKB", &[B], Some(B)),
+    ("KBvKN", &[B], Some(N)),
+    ("KNvKN", &[N], Some(N)),
+    ("KQQvK", &[Q, Q], None),
+    ("KQRvK", &[Q, R], None),
+    ("KQBvK", &[Q, B], None),
+    ("KQNvK", &[Q, N], None),
+    ("KRRvK", &[R, R], None),
+    ("KRBvK", &[R, B], None),
+    ("KRNvK", &[R, N], None),
+    ("KBBvK", &[B, B], None),
+    ("KBNvK", &[B, N], None),
+    ("KNNvK", &[N, N], None),
+];
+
+/// A piece's strength in the orientation rule: queen 4 down to pawn 0 (king 5, never asked).
+const fn strength(p: PieceType) -> u8 {
+    match p {
+        PieceType::Queen => 4,
+        PieceType::Rook => 3,
+        PieceType::Bishop => 2,
+        PieceType::Knight => 1,
+        PieceType::Pawn => 0,
+        PieceType::King => 5,
+    }
+}
+
+/// `strength + 1` of a piece (0: none), as a lookup slot.
+const fn slot(p: PieceType) -> usize {
+    strength(p) as usize + 1
+}
+
+/// Material code by White's pieces (stronger, weaker) and Black's, as slots `w0 · 49 + w1 ·
+/// 7 + b`; 255 where no table has the balance. Built from [`SPECS`], so the two agree.
+const BY_PIECES: [u8; 343] = {
+    let mut t = [255u8; 343];
+    let mut code = 0;
+    while code < SPECS.len() {
+        let (_, white, black) = SPECS[code];
+        let w0 = if !white.is_empty() { slot(white[0]) } else { 0 };
+        let w1 = if white.len() > 1 { slot(white[1]) } else { 0 };
+        let b = match black {
+            Some(p) => slot(p),
+            None => 0,
+        };
+        t[w0 * 49 + w1 * 7 + b] = code as u8;
+        code += 1;
+    }
+    t
+};
+
+/// The squares of the white king's triangle a1–d1–d4, by triangle index.
+const TRIANGLE: [u8; 10] = [0, 1, 2, 3, 9, 10, 11, 18, 19, 27];
+
+/// `square → triangle index`, 255 off the triangle.
+const TRIANGLE_OF: [u8; 64] = {
+    let mut t = [255u8; 64];
+    let mut i = 0;
+    while i < 10 {
+        t[TRIANGLE[i] as usize] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Entries of a folded (4-piece) table.
+const FOLDED_ENTRIES: usize = (2 * 10) << 18;
+
+/// Square `sq` under symmetry `t` of the eight: bit 0 mirrors the files, bit 1 the ranks,
+/// bit 2 then swaps file and rank (the a1–h8 diagonal).
+#[inline]
+const fn transform(sq: u8, t: u8) -> u8 {
+    let (mut f, mut r) = (sq & 7, sq >> 3);
+    if t & 1 != 0 {
+        f = 7 - f;
+    }
+    if t & 2 != 0 {
+        r = 7 - r;
+    }
+    if t & 4 != 0 {
+        (f << 3) | r
+    } else {
+        (r << 3) | f
+    }
+}
+
+/// The entry of a 4-piece position: the smallest index over its symmetric images (and the
+/// swap of `a` and `b` when `alike`). Squares: white king, black king, `a`, `b`.
+fn folded_index(black_to_move: bool, [wk, bk, a, b]: [u8; 4], alike: bool) -> usize {
+    let mut best = usize::MAX;
+    for t in 0..8 {
+        let k = TRIANGLE_OF[transform(wk, t) as usize];
+        if k == 255 {
+            continue;
+        }
+        let base = (usize::from(black_to_move) * 10 + k as usize) << 18
+            | (transform(bk, t) as usize) << 12;
+        let (ta, tb) = (transform(a, t) as usize, transform(b, t) as usize);
+        best = best.min(base | ta << 6 | tb);
+        if alike {
+            best = best.min(base | tb << 6 | ta);
+        }
+    }
+    best
+}
+
+/// The side and squares (white king, black king, `a`, `b`) of folded entry `index`, or
+/// `None` when it stands for no position: out of range, two pieces on a square, or not the
+/// smallest index of its position.
+fn folded_entry(index: usize, alike: bool) -> Option<(bool, [u8; 4])> {
+    if index >= FOLDED_ENTRIES {
+        return None;
+    }
+    let black = index >= FOLDED_ENTRIES / 2;
+    let rest = index % (FOLDED_ENTRIES / 2);
+    let sq = [
+        TRIANGLE[rest >> 18],
+        ((rest >> 12) & 63) as u8,
+        ((rest >> 6) & 63) as u8,
+        (rest & 63) as u8,
+    ];
+    let distinct = (0..4).all(|i| (i + 1..4).all(|j| sq[i] != sq[j]));
+    (distinct && folded_index(black, sq, alike) == index).then_some((black, sq))
 }
 
 impl Material {
     /// Every table, in the order they are solved: a table reads only tables before it (a
-    /// captured piece leaves the bare kings, a promoted pawn one of the four piece endings).
-    pub const ALL: [Material; 6] = [
+    /// captured piece leaves a smaller ending, a promoted pawn one of the piece endings).
+    pub const ALL: [Material; 26] = [
+        Material::Kk,
+        Material::Kqk,
+        Material::Krk,
+        Material::Kbk,
+        Material::Knk,
+        Material::Kpk,
+        Material::Kqkq,
+        Material::Kqkr,
+        Material::Kqkb,
+        Material::Kqkn,
+        Material::Krkr,
+        Material::Krkb,
+        Material::Krkn,
+        Material::Kbkb,
+        Material::Kbkn,
+        Material::Knkn,
+        Material::Kqqk,
+        Material::Kqrk,
+        Material::Kqbk,
+        Material::Kqnk,
+        Material::Krrk,
+        Material::Krbk,
+        Material::Krnk,
+        Material::Kbbk,
+        Material::Kbnk,
+        Material::Knnk,
+    ];
+
+    /// The tables of up to three pieces: a build of all six takes under a minute here.
+    pub const UP_TO_THREE: [Material; 6] = [
         Material::Kk,
         Material::Kqk,
         Material::Krk,
@@ -39,24 +266,40 @@ impl Material {
         Material::Kpk,
     ];
 
-    /// The table's name: `KvK`, `KQvK`, …, as the ending is written.
+    /// The table's name: `KvK`, `KQvK`, `KQvKR`, …, as the ending is written.
     pub fn name(self) -> &'static str {
-        match self {
-            Material::Kk => "KvK",
-            Material::Kqk => "KQvK",
-            Material::Krk => "KRvK",
-            Material::Kbk => "KBvK",
-            Material::Knk => "KNvK",
-            Material::Kpk => "KPvK",
-        }
+        SPECS[self as usize].0
     }
 
-    /// The table named `name` (any case, `v` optional: `kqk`, `KQvK`).
+    /// The table named `name` (any case, `v` optional: `kqk`, `KQvK`, `kqkr`).
     pub fn from_name(name: &str) -> Option<Material> {
         let n: String = name.to_ascii_lowercase().replace('v', "");
         Material::ALL
             .into_iter()
             .find(|m| m.name().to_ascii_lowercase().replace('v', "") == n)
+    }
+
+    /// The tables a list names: comma-separated table names, `3` (every table of up to
+    /// three pieces), `4` (every 4-piece table) or `all`. The error names the first word
+    /// that is none of these.
+    pub fn parse_list(list: &str) -> Result<Vec<Material>, String> {
+        let mut out = Vec::new();
+        for word in list.split(',').map(str::trim) {
+            match word {
+                "all" => out.extend(Material::ALL),
+                "3" => out.extend(Material::UP_TO_THREE),
+                "4" => out.extend(Material::ALL.into_iter().filter(|m| m.pieces() == 4)),
+                _ => out.push(Material::from_name(word).ok_or_else(|| {
+                    format!(
+                        "unknown table {word:?} (a name such as kqk or KRvKN, 3 for every \
+                         table up to three pieces, 4 for every 4-piece table, or all)"
+                    )
+                })?),
+            }
+        }
+        out.sort();
+        out.dedup();
+        Ok(out)
     }
 
     /// The code of this table in a file header (docs/tablebases.md).
@@ -69,83 +312,168 @@ impl Material {
         Material::ALL.get(code as usize).copied()
     }
 
-    /// White's extra piece, `None` for the bare kings.
+    /// White's pieces besides the king, the stronger first.
+    pub fn white_pieces(self) -> &'static [PieceType] {
+        SPECS[self as usize].1
+    }
+
+    /// Black's piece besides the king.
+    pub fn black_piece(self) -> Option<PieceType> {
+        SPECS[self as usize].2
+    }
+
+    /// White's extra piece of a table of up to three pieces, `None` for the bare kings (and
+    /// the first of White's pieces in a 4-piece table).
     pub fn extra(self) -> Option<PieceType> {
-        match self {
-            Material::Kk => None,
-            Material::Kqk => Some(PieceType::Queen),
-            Material::Krk => Some(PieceType::Rook),
-            Material::Kbk => Some(PieceType::Bishop),
-            Material::Knk => Some(PieceType::Knight),
-            Material::Kpk => Some(PieceType::Pawn),
-        }
+        self.white_pieces().first().copied()
     }
 
-    /// The table of the extra piece `piece` (`None` for a king).
-    fn with_extra(piece: Option<PieceType>) -> Option<Material> {
-        Some(match piece {
-            None => Material::Kk,
-            Some(PieceType::Queen) => Material::Kqk,
-            Some(PieceType::Rook) => Material::Krk,
-            Some(PieceType::Bishop) => Material::Kbk,
-            Some(PieceType::Knight) => Material::Knk,
-            Some(PieceType::Pawn) => Material::Kpk,
-            Some(PieceType::King) => return None,
-        })
+    /// Pieces on the board, kings included: 2, 3 or 4.
+    pub fn pieces(self) -> u32 {
+        2 + self.white_pieces().len() as u32 + u32::from(self.black_piece().is_some())
     }
 
-    /// Squares per entry beyond the side to move.
-    fn pieces(self) -> u32 {
-        if self == Material::Kk {
-            2
+    /// Whether the index is folded by the board's symmetries (the 4-piece tables).
+    fn folded(self) -> bool {
+        self.pieces() == 4
+    }
+
+    /// Whether the two non-king pieces of a 4-piece table are alike (KQQvK): then the
+    /// entry does not tell them apart.
+    fn alike(self) -> bool {
+        matches!(self.white_pieces(), [x, y] if x == y)
+    }
+
+    /// The table of this material balance, oriented as the tables are (module
+    /// documentation), and whether that took a colour flip; `None` when no table has it.
+    pub fn of_pieces(white: &[PieceType], black: &[PieceType]) -> Option<(Material, bool)> {
+        let best = |s: &[PieceType]| s.iter().map(|&p| slot(p)).max().unwrap_or(0);
+        let flipped =
+            black.len() > white.len() || (black.len() == white.len() && best(black) > best(white));
+        let (w, b) = if flipped {
+            (black, white)
         } else {
-            3
+            (white, black)
+        };
+        let (mut w0, mut w1) = match w {
+            [] => (0, 0),
+            [x] => (slot(*x), 0),
+            [x, y] => (slot(*x), slot(*y)),
+            _ => return None,
+        };
+        if w1 > w0 {
+            std::mem::swap(&mut w0, &mut w1);
+        }
+        let b = match b {
+            [] => 0,
+            [x] => slot(*x),
+            _ => return None,
+        };
+        let code = BY_PIECES.get(w0 * 49 + w1 * 7 + b).copied()?;
+        Material::from_code(code).map(|m| (m, flipped))
+    }
+
+    /// The tables this one reads while it is solved: the endings a capture leaves and those
+    /// a promotion makes (each before this one in [`Material::ALL`]).
+    pub fn reads(self) -> Vec<Material> {
+        let white = self.white_pieces();
+        let black: Vec<PieceType> = self.black_piece().into_iter().collect();
+        let mut out = Vec::new();
+        for i in 0..white.len() {
+            let mut w = white.to_vec();
+            let p = w.remove(i);
+            out.extend(Material::of_pieces(&w, &black).map(|(m, _)| m));
+            if p == PieceType::Pawn {
+                for promoted in [Q, R, B, N] {
+                    w.insert(i, promoted);
+                    out.extend(Material::of_pieces(&w, &black).map(|(m, _)| m));
+                    w.remove(i);
+                }
+            }
+        }
+        if !black.is_empty() {
+            out.extend(Material::of_pieces(white, &[]).map(|(m, _)| m));
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Entries of the table (valid or not): `2 · 64^pieces` up to three pieces,
+    /// `2 · 10 · 64³` for a folded 4-piece table.
+    pub fn entries(self) -> usize {
+        if self.folded() {
+            FOLDED_ENTRIES
+        } else {
+            2usize << (6 * self.pieces())
         }
     }
 
-    /// Entries of the table (valid or not): `2 · 64^pieces`.
-    pub fn entries(self) -> usize {
-        2usize << (6 * self.pieces())
+    /// Whether entry `index` stands for a position (the checks of [`Material::position`]
+    /// without building it).
+    pub fn is_entry(self, index: usize) -> bool {
+        if self.folded() {
+            return folded_entry(index, self.alike()).is_some();
+        }
+        if index >= self.entries() {
+            return false;
+        }
+        let n = self.pieces();
+        let sq = |k: u32| (index >> (6 * (n - 1 - k))) & 63;
+        if sq(0) == sq(1) {
+            return false;
+        }
+        match self.extra() {
+            None => true,
+            Some(piece) => {
+                let x = sq(2);
+                x != sq(0) && x != sq(1) && !(piece == PieceType::Pawn && matches!(x / 8, 0 | 7))
+            }
+        }
     }
 
     /// The position of entry `index`, or `None` when the entry stands for no position (two
-    /// pieces on one square, a pawn on its first or last rank). White's pieces are
-    /// White's; the position has no rights, no e.p. targets, no dice and zero clocks.
+    /// pieces on one square, a pawn on its first or last rank, a folded entry that is not
+    /// its position's smallest). The position has no rights, no e.p. targets, no dice and
+    /// zero clocks.
     pub fn position(self, index: usize) -> Option<Position> {
-        if index >= self.entries() {
-            return None;
-        }
-        let n = self.pieces();
-        let sq = |k: u32| Square::from_index_masked((index >> (6 * (n - 1 - k))) as u32);
-        let side = if index >> (6 * n) == 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let (wk, bk) = (sq(0), sq(1));
-        if wk == bk {
+        if !self.is_entry(index) {
             return None;
         }
         let mut p = Position::empty();
-        p.put(Color::White, PieceType::King, wk);
-        p.put(Color::Black, PieceType::King, bk);
-        if let Some(piece) = self.extra() {
-            let x = sq(2);
-            if x == wk || x == bk {
-                return None;
+        let sq = |i: u8| Square::from_index_masked(u32::from(i));
+        let black_to_move = if self.folded() {
+            let (black, [wk, bk, a, b]) = folded_entry(index, self.alike())?;
+            p.put(Color::White, PieceType::King, sq(wk));
+            p.put(Color::Black, PieceType::King, sq(bk));
+            let white = self.white_pieces();
+            p.put(Color::White, white[0], sq(a));
+            match self.black_piece() {
+                Some(piece) => p.put(Color::Black, piece, sq(b)),
+                None => p.put(Color::White, white[1], sq(b)),
             }
-            if piece == PieceType::Pawn && matches!(x.index() / 8, 0 | 7) {
-                return None;
+            black
+        } else {
+            let n = self.pieces();
+            let at = |k: u32| ((index >> (6 * (n - 1 - k))) & 63) as u8;
+            p.put(Color::White, PieceType::King, sq(at(0)));
+            p.put(Color::Black, PieceType::King, sq(at(1)));
+            if let Some(piece) = self.extra() {
+                p.put(Color::White, piece, sq(at(2)));
             }
-            p.put(Color::White, piece, x);
-        }
-        p.set_side(side);
+            index >> (6 * n) != 0
+        };
+        p.set_side(if black_to_move {
+            Color::Black
+        } else {
+            Color::White
+        });
         Some(p)
     }
 }
 
 /// Where a position is found: its table and entry. `flipped` says the position was read
-/// colour-flipped (its extra piece is Black's).
+/// colour-flipped (its stronger side is Black).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Locator {
     /// The table.
@@ -156,43 +484,64 @@ pub struct Locator {
     pub flipped: bool,
 }
 
-/// The table entry of `pos`, or `None` when no table holds it: more than three pieces, a
-/// side without its king, castling rights left (a castling turn is not in the tables), or
-/// a pawn on its first or last rank. E.p. targets, dice and clocks are ignored: no table has
-/// a pawn that could capture en passant, the tables value a position before its roll, and
-/// the half-move clock is not modelled (docs/tablebases.md, "What a value means").
+/// The table entry of `pos`, or `None` when no table holds it: more than four pieces, four
+/// with a pawn, a side without its king, castling rights left (a castling turn is not in the
+/// tables), or a pawn on its first or last rank. E.p. targets, dice and clocks are ignored:
+/// no table has a pawn that could capture en passant, the tables value a position before its
+/// roll, and the half-move clock is not modelled (docs/tablebases.md, "What a value means").
 pub fn locate(pos: &Position) -> Option<Locator> {
     let occupied = pos.occupied();
-    if occupied.count() > 3 || pos.castling().0 != 0 {
+    let count = occupied.count();
+    if count > 4 || pos.castling().0 != 0 {
         return None;
     }
     let kings = pos.pieces(PieceType::King);
-    let white = pos.color(Color::White);
-    let black = pos.color(Color::Black);
-    if (kings & white).count() != 1 || (kings & black).count() != 1 {
+    if (kings & pos.color(Color::White)).count() != 1
+        || (kings & pos.color(Color::Black)).count() != 1
+    {
         return None;
     }
-    let (oriented, flipped) = if black.count() > white.count() {
-        (pos.flip_colors(), true)
-    } else {
-        (*pos, false)
-    };
+    let mut types = [[PieceType::King; 2]; 2];
+    let mut counts = [0usize; 2];
+    for (c, color) in [Color::White, Color::Black].into_iter().enumerate() {
+        for sq in pos.color(color) & !kings {
+            types[c][counts[c]] = pos.type_at(sq)?;
+            counts[c] += 1;
+        }
+    }
+    let (material, flipped) = Material::of_pieces(&types[0][..counts[0]], &types[1][..counts[1]])?;
+    let oriented = if flipped { pos.flip_colors() } else { *pos };
     let white = oriented.color(Color::White);
+    let black = oriented.color(Color::Black);
     let kings = oriented.pieces(PieceType::King);
-    let wk = (kings & white).first()?;
-    let bk = (kings & oriented.color(Color::Black)).first()?;
-    let extra = (white & !kings).first();
-    let piece = match extra {
-        Some(sq) => Some(oriented.type_at(sq)?),
-        None => None,
-    };
-    let material = Material::with_extra(piece)?;
+    let wk = (kings & white).first()?.index();
+    let bk = (kings & black).first()?.index();
+    let black_to_move = oriented.side_to_move() == Color::Black;
+    if material.folded() {
+        // `a`: White's (stronger) piece; `b`: Black's piece or White's other one.
+        let pieces = material.white_pieces();
+        let strong = oriented.pieces(pieces[0]) & white;
+        let a = strong.first()?;
+        let b = match material.black_piece() {
+            Some(_) => (black & !kings).first()?,
+            None => (white & !kings).without(a).first()?,
+        };
+        let index = folded_index(
+            black_to_move,
+            [wk as u8, bk as u8, a.to_u8(), b.to_u8()],
+            material.alike(),
+        );
+        return Some(Locator {
+            material,
+            index,
+            flipped,
+        });
+    }
     let n = material.pieces();
-    let stm = usize::from(oriented.side_to_move() == Color::Black);
-    let mut index = (stm << (6 * n)) | wk.index() << (6 * (n - 1));
-    index |= bk.index() << (6 * (n - 2));
-    if let Some(sq) = extra {
-        if piece == Some(PieceType::Pawn) && matches!(sq.index() / 8, 0 | 7) {
+    let mut index = (usize::from(black_to_move) << (6 * n)) | wk << (6 * (n - 1));
+    index |= bk << (6 * (n - 2));
+    if let Some(sq) = (white & !kings).first() {
+        if material == Material::Kpk && matches!(sq.index() / 8, 0 | 7) {
             return None;
         }
         index |= sq.index();
@@ -208,11 +557,25 @@ pub fn locate(pos: &Position) -> Option<Locator> {
 mod tests {
     use super::*;
 
+    /// `pos` under symmetry `t`, built piece by piece (not through the index).
+    fn image(pos: &Position, t: u8) -> Position {
+        let mut p = Position::empty();
+        for color in [Color::White, Color::Black] {
+            for sq in pos.color(color) {
+                let to = Square::from_index_masked(u32::from(transform(sq.to_u8(), t)));
+                p.put(color, pos.type_at(sq).expect("occupied"), to);
+            }
+        }
+        p.set_side(pos.side_to_move());
+        p
+    }
+
     #[test]
     fn every_valid_entry_locates_back_to_itself() {
-        for m in Material::ALL {
+        for m in Material::UP_TO_THREE {
             let mut valid = 0usize;
             for i in 0..m.entries() {
+                assert_eq!(m.is_entry(i), m.position(i).is_some());
                 if let Some(p) = m.position(i) {
                     valid += 1;
                     let l = locate(&p).expect("a table position locates");
@@ -234,29 +597,86 @@ mod tests {
         }
     }
 
+    /// A folded table holds each position exactly once: every symmetric image (and the
+    /// colour flip) of an entry's position locates to that entry, and the orbits of the
+    /// entries, counted image by image, add up to every placement of the pieces.
+    #[test]
+    fn folded_entries_are_the_orbits_of_the_board_symmetries() {
+        for m in [Material::Kqkr, Material::Kqqk, Material::Knkn] {
+            let mut placements = 0usize;
+            for i in 0..m.entries() {
+                assert_eq!(m.is_entry(i), m.position(i).is_some());
+                let Some(p) = m.position(i) else { continue };
+                let mut orbit: Vec<Position> = (0..8).map(|t| image(&p, t)).collect();
+                orbit.sort_by_key(|q| q.key());
+                orbit.dedup();
+                placements += orbit.len();
+                for q in &orbit {
+                    let l = locate(q).expect("an image locates");
+                    assert_eq!(
+                        (l.material, l.index, l.flipped),
+                        (m, i, false),
+                        "{}",
+                        m.name()
+                    );
+                }
+                let f = locate(&image(&p.flip_colors(), 5)).expect("the flip locates");
+                assert_eq!(f.material, m);
+                if m != Material::Knkn {
+                    assert_eq!((f.index, f.flipped), (i, true));
+                }
+            }
+            // Sides to move × king squares × the other two pieces' squares.
+            let mut expected = 2 * 64 * 63 * 62 * 61;
+            if m.alike() {
+                expected /= 2;
+            }
+            assert_eq!(placements, expected, "{}", m.name());
+        }
+    }
+
     #[test]
     fn names_and_codes_round_trip() {
         for m in Material::ALL {
             assert_eq!(Material::from_name(m.name()), Some(m));
             assert_eq!(Material::from_code(m.code()), Some(m));
+            assert!(
+                m.reads().iter().all(|&r| r < m),
+                "{} reads a later table",
+                m.name()
+            );
         }
         assert_eq!(Material::from_name("kqk"), Some(Material::Kqk));
-        assert_eq!(Material::from_name("KRRvK"), None);
-        assert_eq!(Material::from_code(6), None);
+        assert_eq!(Material::from_name("KRRvK"), Some(Material::Krrk));
+        assert_eq!(Material::from_name("KRvKQ"), None);
+        assert_eq!(Material::from_name("KPvKP"), None);
+        assert_eq!(Material::from_code(26), None);
+        assert_eq!(Material::Kpk.reads(), Material::UP_TO_THREE[..5].to_vec());
+        assert_eq!(Material::Kqkr.reads(), vec![Material::Kqk, Material::Krk]);
+        assert_eq!(Material::Krnk.reads(), vec![Material::Krk, Material::Knk]);
+        assert_eq!(
+            Material::parse_list("3, krkn,KRvKN").expect("valid"),
+            [&Material::UP_TO_THREE[..], &[Material::Krkn]].concat()
+        );
+        assert_eq!(Material::parse_list("4").expect("valid").len(), 20);
+        let e = Material::parse_list("kqk,kqkp").expect_err("no pawn 4-piece table");
+        assert!(e.contains("\"kqkp\""), "{e}");
     }
 
     #[test]
     fn positions_outside_the_tables_are_not_located() {
         let cases = [
-            "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
-            "4k3/8/8/8/8/8/8/RQ2K3 w - - 0 1",
-            "4k3/8/8/8/8/8/8/8 w - - 0 1",
-            "4k3/8/8/8/8/8/8/4K2R w - - 0 1",
+            ("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", None),
+            ("4k3/8/8/8/8/8/8/RQ2K3 w - - 0 1", Some(Material::Kqrk)),
+            ("4k3/8/8/8/8/8/8/8 w - - 0 1", None),
+            ("4k3/8/8/8/8/8/8/4K2R w - - 0 1", Some(Material::Krk)),
+            ("4k3/8/8/8/8/8/P7/RQ2K3 w - - 0 1", None),
+            ("4k3/p7/8/8/8/8/8/R3K3 w - - 0 1", None),
+            ("3qk3/8/8/8/8/8/8/R3K3 b - - 0 1", Some(Material::Kqkr)),
         ];
-        let located: Vec<bool> = cases
-            .iter()
-            .map(|d| locate(&Position::from_dfen(d).expect("valid DFEN")).is_some())
-            .collect();
-        assert_eq!(located, [false, false, false, true]);
+        for (dfen, want) in cases {
+            let pos = Position::from_dfen(dfen).expect("valid DFEN");
+            assert_eq!(locate(&pos).map(|l| l.material), want, "{dfen}");
+        }
     }
 }

@@ -11,7 +11,9 @@ use std::path::Path;
 /// probes only read.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tablebases {
-    tables: [Option<Table>; 6],
+    tables: [Option<Table>; 26],
+    /// The most pieces of a held table (0 when none).
+    max_pieces: u32,
 }
 
 impl Tablebases {
@@ -23,6 +25,7 @@ impl Tablebases {
     /// Add (or replace) a table.
     pub fn insert(&mut self, table: Table) {
         let slot = table.material().code() as usize;
+        self.max_pieces = self.max_pieces.max(table.material().pieces());
         self.tables[slot] = Some(table);
     }
 
@@ -37,6 +40,12 @@ impl Tablebases {
             .into_iter()
             .filter(|&m| self.table(m).is_some())
             .collect()
+    }
+
+    /// The most pieces on the board of a held table: a position with more is never found
+    /// (0 when no table is held).
+    pub fn max_pieces(&self) -> u32 {
+        self.max_pieces
     }
 
     /// Whether no table is held.

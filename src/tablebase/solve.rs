@@ -16,7 +16,7 @@
 //! generated once ([`expand_all_rolls`], the maximum dice rule included) and kept as entry
 //! indices; an iteration is then a pass over `u32`s. Successors in an already solved table (a
 //! captured piece, a promoted pawn) are folded into one constant per class at build time.
-//! KQvK's graph holds about 1,600 successors per White entry (docs/tablebases.md has the
+//! KQvK's graph holds about 170 successors per entry (docs/tablebases.md has the
 //! measured sizes and times).
 //!
 //! **The iteration** updates values in place from all threads (`AtomicU64` holding `f64`
@@ -103,24 +103,32 @@ struct Class {
     capture: bool,
     /// `max (1 − V)` over successors in solved tables (−∞ when none).
     constant: f64,
-    /// `succ[start..start + len]`: successors in this table.
-    start: u64,
+    /// `succ[start..start + len]` of its block: successors in this table.
+    start: u32,
     len: u32,
 }
 
-/// The turn graph of one table.
-struct Graph {
-    /// `classes[class_start[i]..class_start[i + 1]]` are entry `i`'s.
+/// The turn graph of the entries `first..first + class_start.len() − 1`, kept block by
+/// block: a 4-piece table's graph is gigabytes, and joining the blocks into one array would
+/// hold it twice at the peak.
+struct Block {
+    first: usize,
+    /// `classes[class_start[i]..class_start[i + 1]]` are entry `first + i`'s.
     class_start: Vec<u32>,
     classes: Vec<Class>,
     succ: Vec<u32>,
 }
 
-/// The graph of entries `range`, with class and successor offsets local to the block.
-struct Block {
-    counts: Vec<u8>,
-    classes: Vec<Class>,
-    succ: Vec<u32>,
+impl Block {
+    /// Entries in the block.
+    fn len(&self) -> usize {
+        self.class_start.len() - 1
+    }
+
+    /// Whether local entry `i` has a turn graph (stands for a position).
+    fn has(&self, i: usize) -> bool {
+        self.class_start[i] != self.class_start[i + 1]
+    }
 }
 
 const BLOCK: usize = 1 << 12;
@@ -133,20 +141,21 @@ fn build_block(
     class_buf: &mut Vec<(usize, u16)>,
 ) -> Result<Block, SolveError> {
     let mut block = Block {
-        counts: Vec::with_capacity(range.len()),
+        first: range.start,
+        class_start: Vec::with_capacity(range.len() + 1),
         classes: Vec::new(),
         succ: Vec::new(),
     };
+    block.class_start.push(0);
     for index in range {
         let Some(pos) = material.position(index) else {
-            block.counts.push(0);
+            block.class_start.push(block.classes.len() as u32);
             continue;
         };
         expand_all_rolls(&pos, sets);
         sets.classes(class_buf);
-        block.counts.push(class_buf.len() as u8);
         for &(roll, weight) in class_buf.iter() {
-            let start = block.succ.len() as u64;
+            let start = block.succ.len() as u32;
             let mut class = Class {
                 weight,
                 capture: false,
@@ -185,21 +194,41 @@ fn build_block(
                     class.constant = class.constant.max(1.0 - v);
                 }
             }
-            class.len = (block.succ.len() as u64 - start) as u32;
+            // Symmetric ends of a folded table can share an entry: keep each once.
+            let succ = &mut block.succ[start as usize..];
+            succ.sort_unstable();
+            let kept = dedup_sorted(succ);
+            block.succ.truncate(start as usize + kept);
+            class.len = kept as u32;
             block.classes.push(class);
         }
+        block.class_start.push(block.classes.len() as u32);
     }
+    block.succ.shrink_to_fit();
+    block.classes.shrink_to_fit();
     Ok(block)
+}
+
+/// Move the distinct values of sorted `v` to its front; their count.
+fn dedup_sorted(v: &mut [u32]) -> usize {
+    let mut kept = 0;
+    for i in 0..v.len() {
+        if kept == 0 || v[i] != v[kept - 1] {
+            v[kept] = v[i];
+            kept += 1;
+        }
+    }
+    kept
 }
 
 fn build_graph(
     material: Material,
     lower: &Tablebases,
     progress: &(dyn Fn(SolveProgress) + Sync),
-) -> Result<Graph, SolveError> {
+) -> Result<Vec<Block>, SolveError> {
     let total = material.entries();
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let blocks: Vec<Block> = (0..total.div_ceil(BLOCK))
+    (0..total.div_ceil(BLOCK))
         .into_par_iter()
         .map_init(
             || (RollSets::new(), Vec::new()),
@@ -212,39 +241,19 @@ fn build_graph(
                 block
             },
         )
-        .collect::<Result<_, _>>()?;
-    let mut graph = Graph {
-        class_start: Vec::with_capacity(total + 1),
-        classes: Vec::with_capacity(blocks.iter().map(|b| b.classes.len()).sum()),
-        succ: Vec::with_capacity(blocks.iter().map(|b| b.succ.len()).sum()),
-    };
-    graph.class_start.push(0);
-    for block in blocks {
-        let succ_base = graph.succ.len() as u64;
-        let mut at = graph.classes.len() as u32;
-        for n in block.counts {
-            at += u32::from(n);
-            graph.class_start.push(at);
-        }
-        graph.classes.extend(block.classes.into_iter().map(|mut c| {
-            c.start += succ_base;
-            c
-        }));
-        graph.succ.extend_from_slice(&block.succ);
-    }
-    Ok(graph)
+        .collect()
 }
 
-/// The value of entry `i` from the current values (module documentation).
+/// The value of local entry `i` of `block` from the current values (module documentation).
 #[inline]
-fn backup(graph: &Graph, i: usize, values: &[AtomicU64], gamma: f64) -> f64 {
-    let classes = &graph.classes[graph.class_start[i] as usize..graph.class_start[i + 1] as usize];
+fn backup(block: &Block, i: usize, values: &[AtomicU64], gamma: f64) -> f64 {
+    let classes = &block.classes[block.class_start[i] as usize..block.class_start[i + 1] as usize];
     let mut sum = 0.0f64;
     for c in classes {
         let u = if c.capture {
             1.0
         } else {
-            let succ = &graph.succ[c.start as usize..c.start as usize + c.len as usize];
+            let succ = &block.succ[c.start as usize..c.start as usize + c.len as usize];
             let mut m = c.constant;
             for &j in succ {
                 let v = f64::from_bits(values[j as usize].load(Ordering::Relaxed));
@@ -276,26 +285,28 @@ pub fn solve(
     let gamma = config.discount;
     let total = material.entries();
     let values: Vec<AtomicU64> = (0..total)
-        .map(|i| {
-            let start = if graph.class_start[i] == graph.class_start[i + 1] {
-                0.0f64
-            } else {
-                0.5
-            };
-            AtomicU64::new(start.to_bits())
-        })
+        .map(|_| AtomicU64::new(0.5f64.to_bits()))
         .collect();
+    // Entries without a position stay at 0 (their value is never read).
+    for block in &graph {
+        for i in (0..block.len()).filter(|&i| !block.has(i)) {
+            values[block.first + i].store(0f64.to_bits(), Ordering::Relaxed);
+        }
+    }
     let mut sweeps = 0;
     let mut delta = f64::INFINITY;
     while sweeps < config.max_sweeps && delta > config.tolerance {
-        delta = (0..total)
-            .into_par_iter()
-            .with_min_len(1024)
-            .filter(|&i| graph.class_start[i] != graph.class_start[i + 1])
-            .map(|i| {
-                let new = backup(&graph, i, &values, gamma);
-                let old = f64::from_bits(values[i].swap(new.to_bits(), Ordering::Relaxed));
-                (new - old).abs()
+        delta = graph
+            .par_iter()
+            .map(|block| {
+                let mut delta = 0.0f64;
+                for i in (0..block.len()).filter(|&i| block.has(i)) {
+                    let new = backup(block, i, &values, gamma);
+                    let slot = &values[block.first + i];
+                    let old = f64::from_bits(slot.swap(new.to_bits(), Ordering::Relaxed));
+                    delta = delta.max((new - old).abs());
+                }
+                delta
             })
             .reduce(|| 0.0, f64::max);
         sweeps += 1;
@@ -315,10 +326,8 @@ pub fn solve(
         })?;
     let report = SolveReport {
         material,
-        positions: (0..total)
-            .filter(|&i| material.position(i).is_some())
-            .count(),
-        edges: graph.succ.len(),
+        positions: (0..total).filter(|&i| material.is_entry(i)).count(),
+        edges: graph.iter().map(|b| b.succ.len()).sum(),
         sweeps,
         last_delta: delta,
         converged: delta <= config.tolerance,

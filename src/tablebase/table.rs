@@ -54,7 +54,9 @@ impl Table {
     /// The value of entry `index` for its side to move; `None` for an index that is out of
     /// range or stands for no position.
     pub fn value_at(&self, index: usize) -> Option<f64> {
-        self.material.position(index)?;
+        if !self.material.is_entry(index) {
+            return None;
+        }
         Some(f64::from(self.values[index]) / QUANT_MAX)
     }
 
