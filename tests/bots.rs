@@ -274,6 +274,7 @@ fn expectimax_bot_reports_search_stats() {
     let bot = ExpectimaxBot {
         search: s,
         deeper: None,
+        wider: Vec::new(),
         deepening: Deepening::Clock,
         info: registry()[7].clone(),
     };

@@ -325,3 +325,72 @@ fn iterative_bots_deepen_untimed_and_best_v1_does_not() {
     );
     assert_eq!((exact.candidates_selected, exact.replies_skipped), (4, 0));
 }
+
+/// Searchers of different reply limits sharing one table (a bot widening its depth 3) each
+/// get their own values: a limit-2 or exact search after a limit-1 one on the same table
+/// equals the same search on a fresh table.
+#[test]
+fn a_shared_table_keeps_each_reply_limit_apart() {
+    for seed in 0..6u64 {
+        let p = random_rolled(2 + 2 * (seed % 2) as usize, seed, 3);
+        if legal_paths(&p).is_empty() {
+            continue;
+        }
+        let tt = Arc::new(TranspositionTable::with_megabytes(4));
+        let on = |limit: usize| {
+            Expectimax::new(selective(limit, 3, false), Arc::new(Jittered))
+                .unwrap()
+                .with_table(tt.clone())
+        };
+        let values = |r: &SearchResult| -> Vec<Option<f64>> {
+            r.candidates.iter().map(|c| c.value).collect()
+        };
+        run(&on(1), &p);
+        for limit in [2, 0] {
+            let shared = run(&on(limit), &p);
+            let fresh = run(&searcher(selective(limit, 3, false), false), &p);
+            assert_eq!(values(&shared), values(&fresh), "seed {seed} limit {limit}");
+        }
+    }
+}
+
+/// Under a clock with time to spare, `--d3-widest` widens the played depth 3: the answer
+/// comes from a search that kept more replies (fewer skipped) than the limit-1 search.
+#[test]
+fn a_clock_widens_the_selective_depth_3_when_asked() {
+    let p = Position::from_dfen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1 PRK").unwrap();
+    let skipped = |widest: usize| {
+        let opts = BotOptions {
+            d3_widest: Some(widest),
+            ..BotOptions::default()
+        };
+        let bot = bot_by_id("best", &opts).unwrap();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        let deadline = web_time::Instant::now() + std::time::Duration::from_secs(60);
+        let choice = bot
+            .choose(
+                &p,
+                &mut Turn {
+                    rng: &mut rng,
+                    deadline: Some(deadline),
+                },
+            )
+            .unwrap();
+        let stats = choice.stats.unwrap();
+        assert_eq!(stats.candidates_abandoned, 0);
+        stats.replies_skipped
+    };
+    let (one, eight) = (skipped(1), skipped(8));
+    assert!(eight < one, "widened {eight} vs {one} replies skipped");
+    assert!(bot_by_id(
+        "best",
+        &BotOptions {
+            d3_widest: Some(8),
+            ..BotOptions::default()
+        }
+    )
+    .unwrap()
+    .info()
+    .description
+    .contains("widened to 8"));
+}

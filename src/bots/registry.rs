@@ -62,11 +62,21 @@ pub struct BotOptions {
     /// turns their selective depth 3 off for wave 2's deepening (`best-v1`'s: an exact depth
     /// 3 only when a clock leaves 20 times the depth-2 time) [default: [`D3_CANDIDATES`]].
     pub d3_candidates: Option<usize>,
+    /// The most replies per roll class those bots widen their selective depth 3 to under a
+    /// clock, doubling from [`BotOptions::d3_replies`] while the time left covers the next
+    /// search (`ExpectimaxBot::wider`); their value or less turns widening off [default:
+    /// [`D3_WIDEST`]].
+    pub d3_widest: Option<usize>,
 }
 
 /// The opponent's replies per roll class a selective depth 3 searches by default (the best
 /// for the opponent by the leaf evaluator; README "Depth 3 that pays").
 pub const D3_REPLIES: usize = 1;
+
+/// The most replies per roll class a selective depth 3 widens to under a clock by default:
+/// [`D3_REPLIES`], no widening, until a gate says otherwise (`--d3-widest 8` widens 1, 2, 4,
+/// 8 while time is left; README "Depth 3 that pays" has its gate).
+pub const D3_WIDEST: usize = D3_REPLIES;
 
 /// The depth-2 search's best candidates a selective depth 3 searches by default.
 pub const D3_CANDIDATES: usize = 8;
@@ -196,6 +206,19 @@ fn expectimax_with(
         ),
     };
     let mut deeper = Some(Expectimax::new(deeper_config, leaf.clone())?);
+    let mut wider = Vec::new();
+    if deepening != Deepening::Clock && deeper_config.reply_limit > 0 {
+        let widest = opts.d3_widest.unwrap_or(D3_WIDEST);
+        let mut m = deeper_config.reply_limit * 2;
+        while m <= widest {
+            let c = SearchConfig {
+                reply_limit: m,
+                ..deeper_config
+            };
+            wider.push(Expectimax::new(c, leaf.clone())?);
+            m *= 2;
+        }
+    }
     let prerank = match &opts.prerank {
         Some(dir) => Some(load_prerank(dir)?),
         None => prerank,
@@ -206,6 +229,10 @@ fn expectimax_with(
         .unwrap_or_default();
     if let Some(model) = prerank {
         search = search.with_prerank(model.clone());
+        wider = wider
+            .into_iter()
+            .map(|w| w.with_prerank(model.clone()))
+            .collect();
         deeper = deeper.map(|d| d.with_prerank(model));
     }
     let collapsed_by = match &opts.collapse {
@@ -213,6 +240,10 @@ fn expectimax_with(
             let model = load_collapse(dir)?;
             let by = format!(", chance nodes collapsed by {}", model.id());
             search = search.with_collapse(model.clone(), true);
+            wider = wider
+                .into_iter()
+                .map(|w| w.with_collapse(model.clone(), true))
+                .collect();
             deeper = deeper.map(|d| d.with_collapse(model, true));
             by
         }
@@ -222,6 +253,10 @@ fn expectimax_with(
     if mb > 0 {
         let tt = Arc::new(TranspositionTable::with_megabytes(mb));
         search = search.with_table(tt.clone());
+        wider = wider
+            .into_iter()
+            .map(|w| w.with_table(tt.clone()))
+            .collect();
         deeper = deeper.map(|d| d.with_table(tt));
     }
     let depth = match deepening {
@@ -232,9 +267,13 @@ fn expectimax_with(
                 deeper_config.candidate_limit
             ),
             m => format!(
-                "depth 2, then selective depth 3 over its best {} ({m} best repl{} per roll)",
+                "depth 2, then selective depth 3 over its best {} ({m} best repl{} per roll{})",
                 deeper_config.candidate_limit,
-                if m == 1 { "y" } else { "ies" }
+                if m == 1 { "y" } else { "ies" },
+                match wider.last() {
+                    Some(w) => format!(", widened to {} under a clock", w.config().reply_limit),
+                    None => String::new(),
+                }
             ),
         },
     };
@@ -242,6 +281,7 @@ fn expectimax_with(
         search,
         deeper,
         deepening,
+        wider,
         info: BotInfo {
             id: id.into(),
             name: name.into(),

@@ -19,6 +19,10 @@ pub struct ExpectimaxBot {
     pub deeper: Option<Expectimax>,
     /// When `deeper` runs and when its answer is played.
     pub deepening: Deepening,
+    /// Wider selective depth-3 searchers (more replies per roll class each) that
+    /// [`Deepening::Iterative`] tries in turn under a clock while time is left after
+    /// `deeper`: empty for every bot but those that widen (see [`ExpectimaxBot::choose`]).
+    pub wider: Vec<Expectimax>,
     /// Its registry entry.
     pub info: BotInfo,
 }
@@ -47,6 +51,12 @@ pub enum Deepening {
 /// middlegames, so that a server's buffers start near the size its games will need.
 pub const WARM_UP_POSITION: &str =
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 BNQ";
+
+/// How many times the last depth-3 search's time must still be left on the clock for the next
+/// wider one to start ([`ExpectimaxBot::wider`]): doubling the replies per roll class about
+/// doubles the cost, so a ratio of 3 lets the wider search usually finish its first
+/// candidate, which is all its answer needs to be played.
+pub const WIDEN_TIME_RATIO: u32 = 3;
 
 /// How many times the finished shallow search's time must still be left on the clock for
 /// the deeper one to start ([`Deepening::Clock`]). Depth 3 costs one depth-2 search per
@@ -100,11 +110,37 @@ impl Bot for ExpectimaxBot {
                 if !time_left(ratio) {
                     return Ok(choice(&r));
                 }
+                let qualifies = |d: &crate::search::SearchResult| {
+                    d.candidates.first().is_some_and(|c| c.resolved)
+                        && !d.stats.fell_back_to_pre_rank
+                };
+                let mut last = web_time::Instant::now();
                 let d = deeper.search_deeper(pos, turn.deadline, turn.rng, &r)?;
-                let first_resolved = d.candidates.first().is_some_and(|c| c.resolved);
-                if first_resolved && !d.stats.fell_back_to_pre_rank {
-                    return Ok(choice(&d));
+                if !qualifies(&d) {
+                    return Ok(choice(&r));
                 }
+                // Under a clock, widen while the time left covers the next search: each
+                // wider one orders its candidates by the last answer, so its first is the
+                // move that answer plays, and it is played only once that one resolved.
+                let mut best = d;
+                let Some(deadline) = turn.deadline else {
+                    return Ok(choice(&best));
+                };
+                for wide in &self.wider {
+                    let took = last.elapsed();
+                    if deadline.saturating_duration_since(web_time::Instant::now())
+                        < took * WIDEN_TIME_RATIO
+                    {
+                        break;
+                    }
+                    last = web_time::Instant::now();
+                    let w = wide.search_deeper(pos, Some(deadline), turn.rng, &best)?;
+                    if !qualifies(&w) {
+                        break;
+                    }
+                    best = w;
+                }
+                return Ok(choice(&best));
             }
         }
         Ok(choice(&r))

@@ -131,7 +131,8 @@ pub struct Args {
     quiet: bool,
 }
 
-/// The opponent's depth-3 flags: `--black-d3-replies`, `--black-d3-candidates`.
+/// The opponent's depth-3 flags: `--black-d3-replies`, `--black-d3-candidates`,
+/// `--black-d3-widest`.
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
 struct BlackDepth3 {
     /// The opponent's selective depth 3: replies per roll class (0: every reply).
@@ -140,6 +141,9 @@ struct BlackDepth3 {
     /// The opponent's depth-2 candidates searched at depth 3 (0: off).
     #[arg(long, value_name = "K")]
     black_d3_candidates: Option<usize>,
+    /// The most replies per roll class the opponent widens its selective depth 3 to.
+    #[arg(long, value_name = "N")]
+    black_d3_widest: Option<usize>,
 }
 
 impl BlackDepth3 {
@@ -148,6 +152,7 @@ impl BlackDepth3 {
         Depth3Args {
             d3_replies: self.black_d3_replies,
             d3_candidates: self.black_d3_candidates,
+            d3_widest: self.black_d3_widest,
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use dicechess::bots::BotOptions;
 
-/// `--d3-replies` and `--d3-candidates`.
+/// `--d3-replies`, `--d3-candidates` and `--d3-widest`.
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
 pub struct Depth3Args {
     /// Selective depth 3 of the bots that deepen iteratively (`best`, `best-net`,
@@ -16,6 +16,11 @@ pub struct Depth3Args {
     /// turns the selective depth 3 off (wave 2's deepening, as `best-v1`) [default: 8]
     #[arg(long, value_name = "K")]
     pub d3_candidates: Option<usize>,
+    /// The most replies per roll class those bots widen their selective depth 3 to under a
+    /// clock (doubling from `--d3-replies` while the time left covers the next search); the
+    /// `--d3-replies` value turns widening off [default: 1, no widening]
+    #[arg(long, value_name = "N")]
+    pub d3_widest: Option<usize>,
 }
 
 impl Depth3Args {
@@ -24,6 +29,7 @@ impl Depth3Args {
         BotOptions {
             d3_replies: self.d3_replies.or(options.d3_replies),
             d3_candidates: self.d3_candidates.or(options.d3_candidates),
+            d3_widest: self.d3_widest.or(options.d3_widest),
             ..options
         }
     }
@@ -31,7 +37,14 @@ impl Depth3Args {
     /// What a report adds to a bot's id for these settings (`d3=1/8`), if any.
     pub fn label(&self) -> Option<String> {
         let show = |v: Option<usize>| v.map_or("-".to_owned(), |v| v.to_string());
-        (self.d3_replies.is_some() || self.d3_candidates.is_some())
-            .then(|| format!("d3={}/{}", show(self.d3_replies), show(self.d3_candidates)))
+        let widest = self.d3_widest.map(|w| format!("/w{w}")).unwrap_or_default();
+        (self.d3_replies.is_some() || self.d3_candidates.is_some() || self.d3_widest.is_some())
+            .then(|| {
+                format!(
+                    "d3={}/{}{widest}",
+                    show(self.d3_replies),
+                    show(self.d3_candidates)
+                )
+            })
     }
 }

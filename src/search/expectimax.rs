@@ -637,6 +637,17 @@ impl Expectimax {
         Ok(slot.into_iter().map(|i| values[i]).collect())
     }
 
+    /// The depth a node's table entry carries: `plies`, and for a node whose value a
+    /// selective depth 3 shaped (two plies or more left under a `reply_limit`) the limit in
+    /// the high bits too, so that searchers of other limits sharing the table (a bot widening
+    /// its depth 3 under the clock) never read its values as theirs, nor an exact search's.
+    pub(crate) fn tt_depth(&self, plies: u8) -> u8 {
+        match self.config.reply_limit {
+            m if m > 0 && plies >= 2 => plies | (m.min(15) as u8) << 4,
+            _ => plies,
+        }
+    }
+
     /// Store a chance-node result: exact values always, upper bounds when pruning.
     fn store(&self, key: u64, plies: u8, r: &NodeResult) {
         let Some(tt) = &self.tt else { return };
@@ -650,7 +661,7 @@ impl Expectimax {
             Entry {
                 value: r.value,
                 bound,
-                depth: plies,
+                depth: self.tt_depth(plies),
                 loss_tainted: r.loss_tainted,
             },
         );

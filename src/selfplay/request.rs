@@ -115,6 +115,9 @@ impl SelfPlayRequest {
                 tablebases: None,
                 d3_replies: self.d3_replies.filter(|_| searching),
                 d3_candidates: self.d3_candidates.filter(|_| searching),
+                // Self-play plays untimed or at a fixed think time; the bot's default
+                // widening applies under a clock.
+                d3_widest: None,
             },
         }
     }

@@ -213,12 +213,13 @@ impl Expectimax {
         let mut result = NodeResult::start();
         result.from_tt = true;
         let (exact, bound) = tt.probe(key);
-        if let Some(e) = exact.filter(|e| e.depth == plies) {
+        let depth = self.tt_depth(plies);
+        if let Some(e) = exact.filter(|e| e.depth == depth) {
             result.value = e.value;
             result.loss_tainted = e.loss_tainted;
             return Some(result);
         }
-        let e = bound.filter(|e| e.depth == plies && e.bound == Bound::Upper)?;
+        let e = bound.filter(|e| e.depth == depth && e.bound == Bound::Upper)?;
         if self.config.pruning && strictly_below(e.value, alpha) {
             result.value = e.value;
             result.kind = NodeKind::Upper;
