@@ -219,3 +219,24 @@ fn two_runs_on_one_folder_refuse_cleanly() {
     drop(held);
     assert_eq!(merge(&[&run], &merged).0, 0);
 }
+
+#[test]
+fn a_widening_flag_is_refused_not_ignored() {
+    // Self-play is untimed: the widening a clock drives would never happen, so the flag is
+    // an input error that names it, and nothing is written.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let out_str = out.to_string_lossy().into_owned();
+    let (code, stderr) = dicechess(&[
+        "selfplay",
+        "--games",
+        "2",
+        "--out",
+        &out_str,
+        "--d3-widest",
+        "8",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--d3-widest"), "{stderr}");
+    assert!(!out.exists());
+}

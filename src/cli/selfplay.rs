@@ -128,6 +128,13 @@ pub fn selfplay_error(e: SelfPlayError) -> CliError {
 
 /// Run `selfplay`.
 pub fn run(args: Args, _out: &mut impl Write) -> Result<(), CliError> {
+    if args.depth3.d3_widest.is_some() {
+        return Err(CliError::Input(
+            "--d3-widest: self-play is untimed, and a selective depth 3 widens only under a \
+             clock (use it with arena, bestmove, serve or play)"
+                .into(),
+        ));
+    }
     let cfg = args.request().config().map_err(selfplay_error)?;
     let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
     if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
