@@ -17,8 +17,8 @@ pub fn tablebase_build(
     tables: Vec<String>,
     discount: Option<f64>,
 ) -> PyResult<Vec<String>> {
-    let wanted = Material::parse_list(&tables.join(","))
-        .map_err(|e| value_error(format!("tables: {e}")))?;
+    let wanted =
+        Material::parse_list(&tables.join(",")).map_err(|e| value_error(format!("tables: {e}")))?;
     let config = SolveConfig {
         discount: discount.unwrap_or(SolveConfig::default().discount),
         ..SolveConfig::default()
