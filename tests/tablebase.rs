@@ -6,6 +6,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use dicechess::board::{Dice, Position};
 use dicechess::eval::{score_to_win_probability, Material as MaterialEval, TablebaseLeaves};
 use dicechess::rules::{TurnGenerator, ROLLS};
@@ -204,47 +206,24 @@ fn values_have_the_board_symmetries_and_hand_checked_bounds() {
 /// `p` turned a quarter turn clockwise (square (file, rank) to (rank, 7 − file)), written
 /// out as a FEN from its pieces: a path independent of the tables' index.
 fn quarter_turn(p: &Position) -> Position {
-    let mut board = [['1'; 8]; 8];
+    let mut board = [None; 64];
     for sq in p.occupied() {
         let (f, r) = (sq.file() as usize, sq.rank() as usize);
         let letter = p.type_at(sq).unwrap().letter();
         let white = p.color(dicechess::kernels::Color::White).contains(sq);
-        let ch = if white {
+        board[(7 - f) * 8 + r] = Some(if white {
             letter.to_ascii_uppercase()
         } else {
-            letter.to_ascii_lowercase()
-        };
-        board[7 - f][r] = ch;
+            letter
+        });
     }
-    let ranks: Vec<String> = (0..8)
-        .rev()
-        .map(|r| {
-            let mut out = String::new();
-            let mut empty = 0;
-            for &square in &board[r] {
-                match square {
-                    '1' => empty += 1,
-                    ch => {
-                        if empty > 0 {
-                            out.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        out.push(ch);
-                    }
-                }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            out
-        })
-        .collect();
+    let placement = common::placement(|sq| board[sq]);
     let side = if p.side_to_move() == dicechess::kernels::Color::White {
         "w"
     } else {
         "b"
     };
-    pos(&format!("{} {side} - - 0 1", ranks.join("/")))
+    pos(&format!("{placement} {side} - - 0 1"))
 }
 
 #[test]

@@ -86,6 +86,6 @@ impl Tablebases {
     /// ```
     pub fn probe(&self, pos: &Position) -> Option<f64> {
         let at = locate(pos)?;
-        self.table(at.material)?.value_at(at.index)
+        self.table(at.material)?.value_at_located(at.index)
     }
 }

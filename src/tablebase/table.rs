@@ -60,6 +60,13 @@ impl Table {
         Some(f64::from(self.values[index]) / QUANT_MAX)
     }
 
+    /// The value of entry `index`, which [`locate`] gave for this table (so it stands for a
+    /// position): no check of the index beyond the bounds. The probe's path: a folded
+    /// index would otherwise be recomputed over the eight symmetries just to be confirmed.
+    pub(crate) fn value_at_located(&self, index: usize) -> Option<f64> {
+        self.values.get(index).map(|&q| f64::from(q) / QUANT_MAX)
+    }
+
     /// The value of `pos` for its side to move, `None` when the position is not this table's
     /// ending (see [`locate`]).
     pub fn probe(&self, pos: &Position) -> Option<f64> {
@@ -67,6 +74,6 @@ impl Table {
         if l.material != self.material {
             return None;
         }
-        self.value_at(l.index)
+        self.value_at_located(l.index)
     }
 }
