@@ -27,6 +27,8 @@
 
 mod analyzer;
 mod classify;
+mod decision_set;
+mod equity_lost;
 mod game;
 mod html;
 mod leaf;
@@ -35,12 +37,20 @@ mod turns;
 
 pub use analyzer::{AnalysisConfig, Analyzer, ANALYSIS_BOTS};
 pub use classify::{LuckClass, TurnClass, ERROR_THRESHOLDS, LUCK_THRESHOLDS};
+pub use decision_set::{
+    distinct_turn_count, draw_decisions, BenchDecision, DecisionSet, DecisionSetError, Phase,
+    SetHeader, Teacher, TeacherTurn, DEFAULT_SHORTLIST, SET_FORMAT,
+};
+pub use equity_lost::{
+    judge, play_and_judge, summarize_losses, EquityLostSummary, Judged, MeanLoss,
+};
 pub use game::Game;
 pub use html::report_html;
 pub use leaf::{logistic, ProbabilityLeaf, Scale, LOGISTIC_SCALE};
 pub use report::{white_view, GameAnalysis, PlayerSummary, TurnAnalysis, WorstTurn};
 pub use turns::RankedTurn;
 
+use crate::bots::BoundedError;
 use crate::eval::EvalError;
 use crate::search::LabelError;
 use crate::selfplay::ReplayError;
@@ -70,4 +80,7 @@ pub enum AnalysisError {
     /// The evaluator failed.
     #[error(transparent)]
     Eval(#[from] EvalError),
+    /// A bot failed to decide.
+    #[error(transparent)]
+    Bot(#[from] BoundedError),
 }

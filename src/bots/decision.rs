@@ -2,7 +2,7 @@
 //! Python package's `dicechess.bestmove` returns.
 
 use super::bounded::{choose_bounded, root_budget, Bounded, BoundedError};
-use super::{bot_by_id, BotBuildError, BotOptions, Turn};
+use super::{bot_by_id, Bot, BotBuildError, BotOptions, Turn};
 use crate::board::Position;
 use crate::rules::TurnPath;
 use crate::search::RootSearchStats;
@@ -81,21 +81,31 @@ pub fn decide(pos: &Position, req: &DecisionRequest) -> Result<Decision, Decisio
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(req.threads)
         .build()?;
+    Ok(pool.install(|| decide_with(bot.as_ref(), pos, req.time_ms, req.seed))?)
+}
+
+/// [`decide`] with a bot already built, on the caller's rayon pool: what a caller deciding
+/// many positions with one bot uses (the equity-lost benchmark), so that neither the bot
+/// nor a pool is built per decision. The clock starts here.
+pub fn decide_with(
+    bot: &dyn Bot,
+    pos: &Position,
+    time_ms: Option<u64>,
+    seed: u64,
+) -> Result<Decision, BoundedError> {
     let start = Instant::now();
-    let deadline = req.time_ms.map(|ms| start + Duration::from_millis(ms));
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(req.seed);
-    let mut budget = root_budget(req.time_ms.map(Duration::from_millis));
-    let bounded = pool.install(|| {
-        choose_bounded(
-            bot.as_ref(),
-            pos,
-            &mut Turn {
-                rng: &mut rng,
-                deadline,
-            },
-            &mut budget,
-        )
-    })?;
+    let deadline = time_ms.map(|ms| start + Duration::from_millis(ms));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut budget = root_budget(time_ms.map(Duration::from_millis));
+    let bounded = choose_bounded(
+        bot,
+        pos,
+        &mut Turn {
+            rng: &mut rng,
+            deadline,
+        },
+        &mut budget,
+    )?;
     let fallback = matches!(bounded, Bounded::Fallback { .. });
     let choice = bounded.choice().clone();
     Ok(Decision {

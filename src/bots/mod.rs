@@ -22,7 +22,9 @@ pub use bounded::{
     choose_bounded, fallback_path, fast_bounded, root_budget, Bounded, BoundedError,
     FAST_ROOT_UNITS, MAX_ROOT_UNITS, MIN_ROOT_UNITS, ROOT_UNITS_PER_MS,
 };
-pub use decision::{decide, Decision, DecisionError, DecisionRequest, RootBudgetReport};
+pub use decision::{
+    decide, decide_with, Decision, DecisionError, DecisionRequest, RootBudgetReport,
+};
 pub use error::BotError;
 pub use heuristic::{CheckmateAware, Greedy, GreedyTerms, RandomBot, RandomKingCapture};
 pub use policy::{dead_draw, win_probability, DrawDoublePolicy};

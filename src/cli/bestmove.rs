@@ -1,10 +1,8 @@
 //! `dicechess bestmove`: one decision by any bot, as JSON.
 
 use super::{rolled_position, CliError};
-use dicechess::bots::BotOptions;
 use dicechess::bots::{decide, DecisionError, DecisionRequest};
 use std::io::Write;
-use std::path::PathBuf;
 
 /// Arguments of `bestmove`.
 #[derive(clap::Args, Debug)]
@@ -20,26 +18,8 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Model package for model leaves (`expectimax-model`).
-    #[arg(long)]
-    model: Option<PathBuf>,
-    /// A `move-prerank` model package ordering expectimax's root candidates.
-    #[arg(long)]
-    prerank: Option<PathBuf>,
-    /// A `chance-collapse` model package replacing expectimax's root chance nodes.
-    #[arg(long, value_name = "PKG")]
-    collapse: Option<PathBuf>,
-    /// Opening book (TSV) played before the bot.
-    #[arg(long)]
-    book: Option<PathBuf>,
-    /// Expectimax candidate limit.
-    #[arg(long)]
-    candidates: Option<usize>,
-    /// Endgame tables (a folder `dicechess tablebase build` wrote) scoring the search's leaves.
-    #[arg(long, value_name = "DIR")]
-    tablebases: Option<PathBuf>,
     #[command(flatten)]
-    depth3: super::depth3::Depth3Args,
+    bot_flags: super::bot_flags::BotFlags,
     /// Seed for tie-breaks and sampling.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -51,15 +31,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     let pos = rolled_position(&args.dfen)?;
     let req = DecisionRequest {
         bot: args.bot,
-        options: args.depth3.apply(BotOptions {
-            model: args.model,
-            prerank: args.prerank,
-            collapse: args.collapse,
-            book: args.book,
-            candidate_limit: args.candidates,
-            tablebases: super::tablebase::for_bots(args.tablebases.as_deref())?,
-            ..BotOptions::default()
-        }),
+        options: args.bot_flags.options()?,
         time_ms: args.time_ms,
         threads: args.threads.unwrap_or(0),
         seed: args.seed,

@@ -7,9 +7,12 @@ mod analyze;
 mod arena;
 mod arena_suite;
 mod bestmove;
+mod bot_flags;
 mod bots;
 mod depth3;
 mod equity;
+#[cfg(feature = "files")]
+mod equity_lost;
 #[cfg(feature = "files")]
 mod eval;
 #[cfg(feature = "files")]
@@ -84,6 +87,11 @@ enum Command {
     /// report, per-player summaries; resumable, all cores.
     #[cfg(feature = "files")]
     Analyze(analyze::Args),
+    /// The equity-lost benchmark: draw rolled decisions and value them with a deeper
+    /// teacher (`build`), or play them with a bot and report the equity it gave away per
+    /// decision (`score`); resumable.
+    #[cfg(feature = "files")]
+    EquityLost(equity_lost::Args),
     /// Check game records (JSONL, `-` for stdin) turn by turn against the rules; exit status
     /// 1 when a game is invalid.
     Replay(replay::Args),
@@ -183,6 +191,8 @@ pub fn run(cli: Cli, out: &mut impl Write) -> Result<(), CliError> {
         Command::Arena(a) => arena::run(*a, out)?,
         #[cfg(feature = "files")]
         Command::Analyze(a) => analyze::run(a, out)?,
+        #[cfg(feature = "files")]
+        Command::EquityLost(a) => equity_lost::run(a, out)?,
         Command::Replay(a) => replay::run(a, out)?,
         #[cfg(feature = "files")]
         Command::Eval(a) => eval::run(a, out)?,

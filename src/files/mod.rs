@@ -34,6 +34,7 @@ mod lock;
 mod npy_out;
 mod parquet_out;
 mod parts;
+mod resume_log;
 mod scores_csv;
 mod shard_file;
 mod shard_v0;
@@ -44,6 +45,7 @@ pub use lock::{lock_dir, DirLock, LockError};
 pub use npy_out::NpyWriter;
 pub use parquet_out::{Layout, ParquetRowsWriter, Rows};
 pub use parts::{fingerprint, read_record, PartInfo, PartsDir, RunRecord, RUN_FORMAT};
+pub use resume_log::{ResumeLog, ResumeLogError};
 pub use scores_csv::scores_path;
 pub use shard_file::write_v0_shard;
 pub use shard_v0::{
