@@ -135,13 +135,13 @@ fn a_bot_that_takes_the_king_loses_nothing() {
     assert_eq!(d.teacher[0].depth3, 1.0);
     for id in ["best", "greedy"] {
         let bot = bot_by_id(id, &BotOptions::default()).unwrap();
-        let j = play_and_judge(bot.as_ref(), &d, None, 0, &teacher).unwrap();
+        let j = play_and_judge(bot.as_ref(), &d, None, 0, |a| teacher.depth3(a)).unwrap();
         assert_eq!((j.loss, j.matched, j.value), (0.0, true, 1.0), "{id}");
     }
     // A bot that does not see it gives away what was left to win.
     let random = bot_by_id("random", &BotOptions::default()).unwrap();
     let judged: Vec<Judged> = (0..8)
-        .map(|seed| play_and_judge(random.as_ref(), &d, None, seed, &teacher).unwrap())
+        .map(|seed| play_and_judge(random.as_ref(), &d, None, seed, |a| teacher.depth3(a)).unwrap())
         .collect();
     assert!(judged.iter().any(|j| j.loss > 0.0));
     for j in &judged {

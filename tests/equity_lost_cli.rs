@@ -135,6 +135,35 @@ fn a_set_is_built_scored_and_resumed() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("resuming: 3 decisions"));
     assert_eq!(decisions_of(&whole), decisions_of(&stepped));
 
+    // A teacher cache: the first run fills it with the off-list values, a second run reads
+    // them (the file does not grow) and judges the same.
+    let cache = dir.join("teacher.cache");
+    let cached = dir.join("cached.json");
+    for _ in 0..2 {
+        ok(&dicechess(&[
+            "equity-lost",
+            "score",
+            p(&set),
+            "--bot",
+            "greedy",
+            "--teacher-cache",
+            p(&cache),
+            "--json",
+            p(&cached),
+        ]));
+        assert_eq!(decisions_of(&cached), decisions_of(&whole));
+    }
+    let off_list = decisions_of(&whole)
+        .iter()
+        .filter(|d| d["offList"] == true)
+        .count();
+    assert!(off_list > 0);
+    let cache_lines = std::fs::read_to_string(&cache).unwrap().lines().count();
+    assert!(
+        cache_lines > 1 && cache_lines <= off_list + 1,
+        "{cache_lines} for {off_list}"
+    );
+
     // The log of another bot's run is refused, naming both runs.
     let o = dicechess(&[
         "equity-lost",

@@ -46,6 +46,19 @@ pub fn judge(
     think_ms: f64,
     teacher: &Teacher,
 ) -> Result<Judged, AnalysisError> {
+    judge_with(decision, after, moves, think_ms, |a| teacher.depth3(a))
+}
+
+/// [`judge`] with the teacher's value of an off-list turn asked of `off_list` (a cache in
+/// front of [`Teacher::depth3`], say); it is called at most once, and only for a turn the
+/// shortlist does not hold.
+pub fn judge_with(
+    decision: &BenchDecision,
+    after: &Position,
+    moves: Vec<String>,
+    think_ms: f64,
+    off_list: impl FnOnce(&Position) -> Result<f64, AnalysisError>,
+) -> Result<Judged, AnalysisError> {
     let mut listed = None;
     let mut best = f64::NEG_INFINITY;
     let mut best_key = None;
@@ -63,7 +76,7 @@ pub fn judge(
     }
     let value = match listed {
         Some(v) => v,
-        None => teacher.depth3(after)?,
+        None => off_list(after)?,
     };
     let matched = value >= best || best_key == Some(after.key());
     let best = best.max(value);
@@ -81,13 +94,15 @@ pub fn judge(
 }
 
 /// Play `decision` with `bot` (thinking at most `time_ms`, seeded by `seed` and the
-/// decision's index, on the caller's rayon pool) and judge its turn.
+/// decision's index, on the caller's rayon pool) and judge its turn, asking `off_list` for
+/// the teacher's value of a turn off the shortlist ([`judge_with`]; `|a|
+/// teacher.depth3(a)` without a cache).
 pub fn play_and_judge(
     bot: &dyn Bot,
     decision: &BenchDecision,
     time_ms: Option<u64>,
     seed: u64,
-    teacher: &Teacher,
+    off_list: impl FnOnce(&Position) -> Result<f64, AnalysisError>,
 ) -> Result<Judged, AnalysisError> {
     let rolled = Position::from_dfen(&decision.dfen)
         .map_err(|e| AnalysisError::Config(format!("decision {}: {e}", decision.index)))?;
@@ -97,7 +112,7 @@ pub fn play_and_judge(
         Some(p) => p.end_position(&rolled),
         None => rolled.end_turn(),
     };
-    judge(decision, &after, d.moves, d.elapsed_ms, teacher)
+    judge_with(decision, &after, d.moves, d.elapsed_ms, off_list)
 }
 
 /// Mean loss, in thousandths of a win probability, with its 95 % interval.

@@ -6,7 +6,7 @@
 use super::eval_progress::note;
 use super::CliError;
 use dicechess::analysis::{
-    draw_decisions, play_and_judge, summarize_losses, BenchDecision, DecisionSet,
+    draw_decisions, play_and_judge, summarize_losses, AnalysisError, BenchDecision, DecisionSet,
     EquityLostSummary, Judged, SetHeader, Teacher, DEFAULT_SHORTLIST, SET_FORMAT,
 };
 use dicechess::board::Position;
@@ -15,7 +15,7 @@ use dicechess::digest::sha256_hex;
 use dicechess::files::{write_bytes, PositionReader, ResumeLog};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -83,6 +83,10 @@ struct ScoreArgs {
     /// run is refused).
     #[arg(long)]
     log: Option<PathBuf>,
+    /// Keep the teacher's values of off-list turns in this file and reuse them: bots that
+    /// choose the same turn (and reruns) pay for its depth-3 value once.
+    #[arg(long, value_name = "FILE")]
+    teacher_cache: Option<PathBuf>,
     /// Write the summary and every judged decision as JSON.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -304,6 +308,7 @@ fn score(args: ScoreArgs, out: &mut impl Write) -> Result<(), CliError> {
             Some(log)
         }
     };
+    let cache = TeacherCache::open(args.teacher_cache.as_deref(), &teacher)?;
     let pending: Vec<&BenchDecision> = decisions
         .iter()
         .filter(|d| !done.contains_key(&d.index))
@@ -312,8 +317,10 @@ fn score(args: ScoreArgs, out: &mut impl Write) -> Result<(), CliError> {
     progress.set_position((decisions.len() - pending.len()) as u64);
     let pool = pool(args.threads)?;
     let judge_one = |d: &BenchDecision| -> Result<Judged, CliError> {
-        play_and_judge(bot.as_ref(), d, args.time_ms, args.seed, &teacher)
-            .map_err(|e| other(anyhow::anyhow!("decision {}: {e}", d.index)))
+        play_and_judge(bot.as_ref(), d, args.time_ms, args.seed, |a| {
+            cache.value(a, &teacher)
+        })
+        .map_err(|e| other(anyhow::anyhow!("decision {}: {e}", d.index)))
     };
     let record = |j: &Judged, log: &mut Option<ResumeLog>| -> Result<(), CliError> {
         if let Some(log) = log {
@@ -366,6 +373,79 @@ fn score(args: ScoreArgs, out: &mut impl Write) -> Result<(), CliError> {
     }
     report(out, &args.bot, args.time_ms, &summary, set.decisions.len())?;
     Ok(())
+}
+
+/// The teacher's depth-3 values of off-list afterstates, kept in a [`ResumeLog`] of
+/// `{"after": DFEN, "depth3": value}` lines (`--teacher-cache`).
+struct TeacherCache {
+    known: Mutex<HashMap<u64, f64>>,
+    log: Option<Mutex<ResumeLog>>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CachedValue {
+    after: String,
+    depth3: f64,
+}
+
+impl TeacherCache {
+    fn open(path: Option<&Path>, teacher: &Teacher) -> Result<TeacherCache, CliError> {
+        let mut known = HashMap::new();
+        let log = match path {
+            None => None,
+            Some(path) => {
+                let header = serde_json::json!({
+                    "format": "dicechess-teacher-cache-1",
+                    "teacher": teacher.id(),
+                })
+                .to_string();
+                let (log, records) =
+                    ResumeLog::open(path, &header).map_err(|e| CliError::Input(e.to_string()))?;
+                for (i, r) in records.iter().enumerate() {
+                    let bad = |e: String| {
+                        CliError::Input(format!("{}: record {}: {e}", path.display(), i + 1))
+                    };
+                    let c: CachedValue = serde_json::from_str(r).map_err(|e| bad(e.to_string()))?;
+                    let after = Position::from_dfen(&c.after).map_err(|e| bad(e.to_string()))?;
+                    if !(0.0..=1.0).contains(&c.depth3) {
+                        return Err(bad(format!("depth3 {} is not a win probability", c.depth3)));
+                    }
+                    known.insert(after.key(), c.depth3);
+                }
+                Some(Mutex::new(log))
+            }
+        };
+        Ok(TeacherCache {
+            known: Mutex::new(known),
+            log,
+        })
+    }
+
+    /// The cached value of `after`, or the teacher's (then kept).
+    fn value(&self, after: &Position, teacher: &Teacher) -> Result<f64, AnalysisError> {
+        let poisoned = || AnalysisError::Config("the teacher cache's lock is poisoned".into());
+        if let Some(&v) = self.known.lock().map_err(|_| poisoned())?.get(&after.key()) {
+            return Ok(v);
+        }
+        let v = teacher.depth3(after)?;
+        self.known
+            .lock()
+            .map_err(|_| poisoned())?
+            .insert(after.key(), v);
+        if let Some(log) = &self.log {
+            let line = serde_json::to_string(&CachedValue {
+                after: after.to_dfen(),
+                depth3: v,
+            })
+            .map_err(|e| AnalysisError::Config(e.to_string()))?;
+            log.lock()
+                .map_err(|_| poisoned())?
+                .append(&line)
+                .map_err(|e| AnalysisError::Config(format!("teacher cache: {e}")))?;
+        }
+        Ok(v)
+    }
 }
 
 fn report(
