@@ -4,7 +4,8 @@
         [--features dice-terms-v1] [--label p1] [--label-with-champion] \\
         [--hidden 32] [--epochs 30] [--result-weight 0.0] [--window 2] [--d3-candidates 0] \\
         [--gate-move-ms 200 | --gate-tc 1+0 | --gate-untimed] [--gate-pairs 2000] \\
-        [--gate-against best-v1|champion] [--seed 300] [--bin target/release/dicechess]
+        [--gate-against best-v1|champion] [--seed 300] [--bin target/release/dicechess] \\
+        [--benchmark suites/decisions-v1.jsonl [--benchmark-limit N]]
 
 Generation ``g`` (1, 2, …) under ``--work``:
 
@@ -21,7 +22,13 @@ Generation ``g`` (1, 2, …) under ``--work``:
    the frozen ``best-v1`` (``--gate-against champion``: against the champion), colour-mirrored
    pairs with SPRT (elo0 0, elo1 20, α = β = 0.05) at the gate's time control, dice seed
    ``--gate-seed + g`` (never a seed the data came from), at most ``--gate-pairs`` pairs.
-5. A line in ``generations.jsonl`` (data, label kind and evaluator, losses, arena score, Elo ±
+5. With ``--benchmark SET``: ``gen-<g>/equity-lost.json``, ``dicechess equity-lost score`` of
+   the same bot on the benchmark set at the gate's time per turn (``--gate-move-ms``;
+   untimed otherwise): the mean equity it gives away per decision against the set's depth-3
+   teacher, an opponent-independent measure beside the arena's (docs/analysis.md). Its log
+   (``gen-<g>/equity-lost.log``) resumes it; the teacher's values of turns off the set's
+   shortlist are shared by every generation in ``teacher.cache``.
+6. A line in ``generations.jsonl`` (data, label kind and evaluator, losses, arena score, Elo ±
    95 %, pentanomial, LLR, decision, time control, kept or not); a generation whose gate
    accepts H1 is promoted: its package is copied to ``champion`` (a temporary folder renamed
    into place, so ``champion`` is always a whole package or absent).
@@ -193,6 +200,23 @@ def run_generation(args: argparse.Namespace, g: int, done: List[Dict]) -> Dict:
     ], args.quiet)
     gate = json.loads(gate_json.read_text())
     elo = gate.get("elo") or {}
+    equity_lost = None
+    if args.benchmark:
+        bench_json = gen / "equity-lost.json"
+        timing = [] if args.gate_tc or args.gate_untimed else ["--time-ms", str(args.gate_move_ms)]
+        _run(f"gen {g}: equity lost", [
+            cli, "equity-lost", "score", str(args.benchmark), "--bot", "best", "--model", str(model),
+            "--d3-candidates", str(args.d3_candidates), *timing,
+            "--log", str(gen / "equity-lost.log"), "--teacher-cache", str(work / "teacher.cache"),
+            "--json", str(bench_json),
+            *(["--limit", str(args.benchmark_limit)] if args.benchmark_limit else []),
+            *(["--threads", str(args.threads)] if args.threads else []),
+        ], args.quiet)
+        summary = json.loads(bench_json.read_text())["summary"]
+        equity_lost = {"set": Path(args.benchmark).name, "decisions": summary["all"]["decisions"],
+                       "milli": summary["all"]["milli"], "ci95_milli": summary["all"]["ci95Milli"],
+                       "agreement": summary["agreement"],
+                       "time": f"{args.gate_move_ms} ms" if timing else "untimed"}
     kept = gate["decision"] == PROMOTE
     row = {
         "generation": g,
@@ -208,6 +232,7 @@ def run_generation(args: argparse.Namespace, g: int, done: List[Dict]) -> Dict:
                  "pairs": gate["pairs"], "score": gate["score"], "elo": elo.get("elo"),
                  "elo_low": elo.get("low"), "elo_high": elo.get("high"), "pentanomial": gate["pentanomial"], "llr": gate["llr"],
                  "decision": gate["decision"]},
+        "equity_lost": equity_lost,
         "kept": kept,
     }
     if kept:
@@ -242,6 +267,10 @@ def main(argv=None) -> int:
     ap.add_argument("--gate-against", default="best-v1", choices=["best-v1", "champion"])
     ap.add_argument("--seed", type=int, default=300, help="self-play seed base (generation g: seed + g)")
     ap.add_argument("--gate-seed", type=int, default=20, help="gate dice seed base (generation g: + g)")
+    ap.add_argument("--benchmark", default=None,
+                    help="an equity-lost set (suites/decisions-v1.jsonl) to score each generation on")
+    ap.add_argument("--benchmark-limit", type=int, default=None,
+                    help="only the set's first N decisions (a quick look)")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--bin", default=None, help="the dicechess CLI")
     ap.add_argument("--quiet", action="store_true")

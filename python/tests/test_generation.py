@@ -17,9 +17,10 @@ def _args(work, cli_bin, generations):
     ]
 
 
-def test_two_generations_are_recorded_and_a_rerun_changes_nothing(tmp_path, cli_bin):
+def test_two_generations_are_recorded_and_a_rerun_changes_nothing(tmp_path, cli_bin, repo):
     work = tmp_path / "loop"
-    assert generation.main(_args(work, cli_bin, 1)) == 0
+    bench = ["--benchmark", str(repo / "suites" / "decisions-v1.jsonl"), "--benchmark-limit", "3"]
+    assert generation.main(_args(work, cli_bin, 1) + bench) == 0
     assert generation.main(_args(work, cli_bin, 2)) == 0
     rows = generation.read_generations(work)
     assert [r["generation"] for r in rows] == [1, 2]
@@ -40,6 +41,13 @@ def test_two_generations_are_recorded_and_a_rerun_changes_nothing(tmp_path, cli_
         assert sum(r["gate"]["pentanomial"]) == r["gate"]["pairs"] == 3
         assert r["kept"] == (r["gate"]["decision"] == generation.PROMOTE)
         assert r["loss"]["holdout"] > 0
+    # The first generation was scored on the benchmark's first 3 decisions, the second not.
+    e = first["equity_lost"]
+    assert e["set"] == "decisions-v1.jsonl" and e["decisions"] == 3 and e["time"] == "untimed"
+    assert e["milli"] >= 0 and 0 <= e["agreement"] <= 1
+    judged = json.loads((work / "gen-1" / "equity-lost.json").read_text())["decisions"]
+    assert [d["index"] for d in judged] == [0, 1, 2]
+    assert second["equity_lost"] is None
     # Data of two generations: the second model saw both.
     rows_1 = first["data"]["rows"]
     assert second["data"]["rows"] > rows_1
