@@ -33,7 +33,7 @@ enum Action {
     /// (resumable: `<out>.log` keeps the finished decisions until the set is written).
     Build(BuildArgs),
     /// Play every decision of a set with a bot and report the equity it gave away.
-    Score(ScoreArgs),
+    Score(Box<ScoreArgs>),
 }
 
 #[derive(clap::Args, Debug)]
@@ -99,7 +99,7 @@ struct ScoreArgs {
 pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     match args.action {
         Action::Build(a) => build(a, out),
-        Action::Score(a) => score(a, out),
+        Action::Score(a) => score(*a, out),
     }
 }
 
