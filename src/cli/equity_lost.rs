@@ -339,26 +339,36 @@ fn score(args: ScoreArgs, out: &mut impl Write) -> Result<(), CliError> {
         }
     } else {
         let log = Mutex::new(log);
-        let fresh: Vec<Result<Judged, CliError>> = pool.install(|| {
-            pending
-                .par_iter()
-                .map(|d| {
-                    let j = judge_one(d)?;
-                    let mut guard = log
-                        .lock()
-                        .map_err(|_| other(anyhow::anyhow!("the log's lock is poisoned")))?;
-                    record(&j, &mut guard)?;
-                    Ok(j)
-                })
-                .collect()
-        });
-        for j in fresh {
-            let j = j?;
-            done.insert(j.index, j);
+        // In index order, a few decisions per worker at a time: what a killed run has
+        // logged is (nearly) a prefix of the set, so a partial report reads the first N.
+        let chunk = 4 * pool.current_num_threads().max(1);
+        for batch in pending.chunks(chunk) {
+            let fresh: Vec<Result<Judged, CliError>> = pool.install(|| {
+                batch
+                    .par_iter()
+                    .map(|d| {
+                        let j = judge_one(d)?;
+                        let mut guard = log
+                            .lock()
+                            .map_err(|_| other(anyhow::anyhow!("the log's lock is poisoned")))?;
+                        record(&j, &mut guard)?;
+                        Ok(j)
+                    })
+                    .collect()
+            });
+            for j in fresh {
+                let j = j?;
+                done.insert(j.index, j);
+            }
         }
     }
     progress.finish_and_clear();
-    let judged: Vec<Judged> = done.into_values().collect();
+    // A log may hold decisions past `--limit` (an earlier, longer run): only the first N
+    // are reported.
+    let judged: Vec<Judged> = done
+        .into_values()
+        .filter(|j| j.index < decisions.len())
+        .collect();
     let summary = summarize_losses(&judged);
     if let Some(path) = &args.json {
         let json = serde_json::json!({
