@@ -114,7 +114,8 @@ def tablebase_build(
 ) -> list[dict[str, Any]]:
     """Build endgame tables into ``dir`` (``dicechess tablebase build``): ``tables`` names
     them (``"kqk"``, ``["kk", "knk"]``, ``"krkn"``; ``"3"``, the default, for every table up to
-    three pieces, ``"4"`` for the 4-piece ones, ``"all"``); the tables they need are built
+    three pieces, ``"4"`` for the pawnless 4-piece ones, ``"4p"`` for those with a pawn,
+    ``"all"``); the tables they need are built
     first and those already in ``dir`` are kept. One dict per table (positions, sweeps, seconds)."""
     names = [tables] if isinstance(tables, str) else list(tables)
     return [json.loads(s) for s in _native.tablebase_build(os.fspath(dir), names, discount)]

@@ -7,8 +7,9 @@ use pyo3::prelude::*;
 use std::path::PathBuf;
 
 /// Build the tables `tables` (names such as `"kqk"` or `"krkn"`; `"3"` for every table up to
-/// three pieces, `"4"` for every 4-piece one, `"all"`) and those they need into `dir`,
-/// keeping the ones already there; one JSON object per table.
+/// three pieces, `"4"` for every pawnless 4-piece one, `"4p"` for the 4-piece ones with a
+/// pawn, `"all"`) and those they need into `dir`, keeping the ones already there; one JSON
+/// object per table.
 #[pyfunction]
 #[pyo3(signature = (dir, tables=vec!["3".to_owned()], discount=None))]
 pub fn tablebase_build(

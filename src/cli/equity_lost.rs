@@ -130,9 +130,11 @@ fn other(e: impl Into<anyhow::Error>) -> CliError {
     CliError::Other(e.into())
 }
 
-/// Read every rolled position of the input, with the input's digest.
+/// Read every rolled position of the input, with the input's digest (hashed as a stream,
+/// not held whole beside the positions).
 fn read_rolled(input: &str) -> Result<(Vec<Position>, String), CliError> {
-    let bytes = std::fs::read(input).map_err(|e| CliError::Input(format!("{input}: {e}")))?;
+    let (_, digest) = dicechess::files::fingerprint(Path::new(input))
+        .map_err(|e| CliError::Input(format!("{input}: {e}")))?;
     let mut reader =
         PositionReader::open(input, 4096).map_err(|e| CliError::Input(e.to_string()))?;
     let mut positions = Vec::new();
@@ -151,7 +153,7 @@ fn read_rolled(input: &str) -> Result<(Vec<Position>, String), CliError> {
             i + 1
         )));
     }
-    Ok((positions, sha256_hex(&bytes)))
+    Ok((positions, digest))
 }
 
 fn build(args: BuildArgs, out: &mut impl Write) -> Result<(), CliError> {
@@ -168,7 +170,8 @@ fn build(args: BuildArgs, out: &mut impl Write) -> Result<(), CliError> {
             .map_or(input.clone(), |n| n.to_string_lossy().into_owned());
         sources.push(format!("{name} sha256:{digest}"));
     }
-    let drawn = draw_decisions(&positions, args.decisions, args.seed);
+    let pool = pool(args.threads)?;
+    let drawn = pool.install(|| draw_decisions(&positions, args.decisions, args.seed));
     if drawn.len() < args.decisions {
         note!(
             "only {} of the {} positions are decisions; the set holds them all",
@@ -209,7 +212,7 @@ fn build(args: BuildArgs, out: &mut impl Write) -> Result<(), CliError> {
     let progress = bar(drawn.len() as u64, "decisions");
     progress.set_position(done.len() as u64);
     let log = Mutex::new(log);
-    let fresh: Vec<Result<BenchDecision, String>> = pool(args.threads)?.install(|| {
+    let fresh: Vec<Result<BenchDecision, String>> = pool.install(|| {
         pending
             .par_iter()
             .map(|&i| {

@@ -35,10 +35,11 @@ struct BuildArgs {
     /// The tables folder.
     #[arg(long)]
     dir: PathBuf,
-    /// Tables to build, comma-separated: names (kk, kqk, …, kpk, kqkr, krrk, …), `3` (every
-    /// table up to three pieces, under a minute), `4` (the 20 pawnless 4-piece tables, minutes
-    /// each and gigabytes of memory: docs/tablebases.md) or `all`; the tables they need are
-    /// built first.
+    /// Tables to build, comma-separated: names (kk, kqk, …, kpk, kqkr, krrk, kqkp, knpk,
+    /// kppk, …), `3` (every table up to three pieces, under a minute), `4` (the 20 pawnless
+    /// 4-piece tables, minutes each and gigabytes of memory: docs/tablebases.md), `4p` (the 9
+    /// 4-piece tables with pawns of one side, larger still) or `all`; the tables they need
+    /// are built first.
     #[arg(long, default_value = "3")]
     tables: String,
     /// Per-turn chance that play goes on rather than a draw being declared (docs/tablebases.md).

@@ -20,12 +20,21 @@
 //! (the others, and an image with the pieces `a`, `b` swapped when they are alike, stand for
 //! no position). 5.2 M entries instead of 33.5 M: the turn graph of a 4-piece table fits in
 //! this machine's memory (docs/tablebases.md has the sizes).
+//!
+//! **Four pieces with a pawn** keep only the file mirror (a pawn moves up the board, so no
+//! rotation or rank reflection keeps its moves): the white king stands on the a–d files
+//! (32 squares), so the index is
+//! `stm · 32 · 2^18 + half(white king) · 2^18 + black king · 2^12 + a · 2^6 + b`, 16.8 M
+//! entries, and a position is mirrored when its white king stands on the e–h files. The mirror never fixes a position (no square is its own image), so each
+//! entry stands for exactly two. Only endings with pawns of one side have a table: in KPvKP
+//! an e.p. capture can happen, and the tables do not model e.p. targets.
 
 use crate::board::Position;
 use dicechess_kernels::{Color, PieceType, Square};
 
-/// The endings with a table: the bare kings, every 3-piece ending, and every 4-piece ending
-/// without a pawn. Names read White's pieces, then Black's: `Kqkr` is KQvKR.
+/// The endings with a table: the bare kings, every 3-piece ending, every 4-piece ending
+/// without a pawn, and the 4-piece endings with pawns of one side only (KPvKP, where an
+/// e.p. capture can happen, has no table). Names read White's pieces, then Black's: `Kqkr` is KQvKR.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Material {
     /// King against king.
@@ -80,12 +89,30 @@ pub enum Material {
     Kbnk,
     /// KNNvK.
     Knnk,
+    /// KQvKP.
+    Kqkp,
+    /// KRvKP.
+    Krkp,
+    /// KBvKP.
+    Kbkp,
+    /// KNvKP.
+    Knkp,
+    /// KQPvK.
+    Kqpk,
+    /// KRPvK.
+    Krpk,
+    /// KBPvK.
+    Kbpk,
+    /// KNPvK.
+    Knpk,
+    /// KPPvK.
+    Kppk,
 }
 
 use PieceType::{Bishop as B, Knight as N, Pawn as P, Queen as Q, Rook as R};
 
 /// Name, White's pieces besides the king (stronger first), Black's piece, by code.
-const SPECS: [(&str, &[PieceType], Option<PieceType>); 26] = [
+const SPECS: [(&str, &[PieceType], Option<PieceType>); 35] = [
     ("KvK", &[], None),
     ("KQvK", &[Q], None),
     ("KRvK", &[R], None),
@@ -112,6 +139,15 @@ const SPECS: [(&str, &[PieceType], Option<PieceType>); 26] = [
     ("KBBvK", &[B, B], None),
     ("KBNvK", &[B, N], None),
     ("KNNvK", &[N, N], None),
+    ("KQvKP", &[Q], Some(P)),
+    ("KRvKP", &[R], Some(P)),
+    ("KBvKP", &[B], Some(P)),
+    ("KNvKP", &[N], Some(P)),
+    ("KQPvK", &[Q, P], None),
+    ("KRPvK", &[R, P], None),
+    ("KBPvK", &[B, P], None),
+    ("KNPvK", &[N, P], None),
+    ("KPPvK", &[P, P], None),
 ];
 
 /// A piece's strength in the orientation rule: queen 4 down to pawn 0 (king 5, never asked).
@@ -205,6 +241,50 @@ fn folded_index(black_to_move: bool, [wk, bk, a, b]: [u8; 4], alike: bool) -> us
     best
 }
 
+/// Entries of a mirror-folded (4-piece, pawn) table.
+const MIRROR_ENTRIES: usize = (2 * 32) << 18;
+
+/// The entry of a 4-piece position with a pawn: mirrored across the board's middle file
+/// when the white king stands on the e–h files, so that it stands on a–d; then the smaller
+/// of the two orders of `a`, `b` when they are `alike`. Squares: white king, black king,
+/// `a`, `b`.
+fn mirror_index(black_to_move: bool, [wk, bk, a, b]: [u8; 4], alike: bool) -> usize {
+    let t = u8::from(wk & 7 >= 4);
+    let wk = transform(wk, t);
+    let half = (wk >> 3) * 4 + (wk & 7);
+    let base =
+        (usize::from(black_to_move) * 32 + half as usize) << 18 | (transform(bk, t) as usize) << 12;
+    let (ta, tb) = (transform(a, t) as usize, transform(b, t) as usize);
+    let index = base | ta << 6 | tb;
+    if alike {
+        index.min(base | tb << 6 | ta)
+    } else {
+        index
+    }
+}
+
+/// The side and squares of mirror-folded entry `index`, or `None` when it stands for no
+/// position: out of range, two pieces on a square, a pawn (`pawns`: whether `a`, `b` are
+/// pawns) on its first or last rank, or, with `alike` pieces, the larger of the two orders.
+fn mirror_entry(index: usize, alike: bool, pawns: [bool; 2]) -> Option<(bool, [u8; 4])> {
+    if index >= MIRROR_ENTRIES {
+        return None;
+    }
+    let black = index >= MIRROR_ENTRIES / 2;
+    let rest = index % (MIRROR_ENTRIES / 2);
+    let half = (rest >> 18) as u8;
+    let sq = [
+        (half / 4) * 8 + half % 4,
+        ((rest >> 12) & 63) as u8,
+        ((rest >> 6) & 63) as u8,
+        (rest & 63) as u8,
+    ];
+    let distinct = (0..4).all(|i| (i + 1..4).all(|j| sq[i] != sq[j]));
+    let on_edge = |s: u8| matches!(s >> 3, 0 | 7);
+    let pawns_ok = !(pawns[0] && on_edge(sq[2]) || pawns[1] && on_edge(sq[3]));
+    (distinct && pawns_ok && (!alike || sq[2] < sq[3])).then_some((black, sq))
+}
+
 /// The side and squares (white king, black king, `a`, `b`) of folded entry `index`, or
 /// `None` when it stands for no position: out of range, two pieces on a square, or not the
 /// smallest index of its position.
@@ -227,7 +307,7 @@ fn folded_entry(index: usize, alike: bool) -> Option<(bool, [u8; 4])> {
 impl Material {
     /// Every table, in the order they are solved: a table reads only tables before it (a
     /// captured piece leaves a smaller ending, a promoted pawn one of the piece endings).
-    pub const ALL: [Material; 26] = [
+    pub const ALL: [Material; 35] = [
         Material::Kk,
         Material::Kqk,
         Material::Krk,
@@ -254,6 +334,15 @@ impl Material {
         Material::Kbbk,
         Material::Kbnk,
         Material::Knnk,
+        Material::Kqkp,
+        Material::Krkp,
+        Material::Kbkp,
+        Material::Knkp,
+        Material::Kqpk,
+        Material::Krpk,
+        Material::Kbpk,
+        Material::Knpk,
+        Material::Kppk,
     ];
 
     /// The tables of up to three pieces: a build of all six takes under a minute here.
@@ -280,19 +369,29 @@ impl Material {
     }
 
     /// The tables a list names: comma-separated table names, `3` (every table of up to
-    /// three pieces), `4` (every 4-piece table) or `all`. The error names the first word
-    /// that is none of these.
+    /// three pieces), `4` (every 4-piece table without a pawn), `4p` (every 4-piece table
+    /// with a pawn) or `all`. The error names the first word that is none of these.
     pub fn parse_list(list: &str) -> Result<Vec<Material>, String> {
         let mut out = Vec::new();
         for word in list.split(',').map(str::trim) {
             match word {
                 "all" => out.extend(Material::ALL),
                 "3" => out.extend(Material::UP_TO_THREE),
-                "4" => out.extend(Material::ALL.into_iter().filter(|m| m.pieces() == 4)),
+                "4" => out.extend(
+                    Material::ALL
+                        .into_iter()
+                        .filter(|m| m.pieces() == 4 && !m.has_pawn()),
+                ),
+                "4p" => out.extend(
+                    Material::ALL
+                        .into_iter()
+                        .filter(|m| m.pieces() == 4 && m.has_pawn()),
+                ),
                 _ => out.push(Material::from_name(word).ok_or_else(|| {
                     format!(
                         "unknown table {word:?} (a name such as kqk or KRvKN, 3 for every \
-                         table up to three pieces, 4 for every 4-piece table, or all)"
+                         table up to three pieces, 4 for every 4-piece table without a pawn, \
+                         4p for every one with a pawn, or all)"
                     )
                 })?),
             }
@@ -333,9 +432,30 @@ impl Material {
         2 + self.white_pieces().len() as u32 + u32::from(self.black_piece().is_some())
     }
 
-    /// Whether the index is folded by the board's symmetries (the 4-piece tables).
+    /// Whether the index is folded by a symmetry of the board (the 4-piece tables).
     fn folded(self) -> bool {
         self.pieces() == 4
+    }
+
+    /// Whether the table has a pawn: its 4-piece index folds only the file mirror.
+    pub fn has_pawn(self) -> bool {
+        self.white_pieces().contains(&P) || self.black_piece() == Some(P)
+    }
+
+    /// Whether the pieces `a` and `b` of a 4-piece entry are pawns.
+    fn pawns(self) -> [bool; 2] {
+        let w = self.white_pieces();
+        let b = self.black_piece().or(w.get(1).copied());
+        [w.first() == Some(&P), b == Some(P)]
+    }
+
+    /// The side and squares (white king, black king, `a`, `b`) of 4-piece entry `index`.
+    fn folded_entry(self, index: usize) -> Option<(bool, [u8; 4])> {
+        if self.has_pawn() {
+            mirror_entry(index, self.alike(), self.pawns())
+        } else {
+            folded_entry(index, self.alike())
+        }
     }
 
     /// Whether the two non-king pieces of a 4-piece table are alike (KQQvK): then the
@@ -394,15 +514,22 @@ impl Material {
         if !black.is_empty() {
             out.extend(Material::of_pieces(white, &[]).map(|(m, _)| m));
         }
+        if black == [P] {
+            for promoted in [Q, R, B, N] {
+                out.extend(Material::of_pieces(white, &[promoted]).map(|(m, _)| m));
+            }
+        }
         out.sort();
         out.dedup();
         out
     }
 
     /// Entries of the table (valid or not): `2 · 64^pieces` up to three pieces,
-    /// `2 · 10 · 64³` for a folded 4-piece table.
+    /// `2 · 10 · 64³` for a 4-piece table without a pawn, `2 · 32 · 64³` with one.
     pub fn entries(self) -> usize {
-        if self.folded() {
+        if self.folded() && self.has_pawn() {
+            MIRROR_ENTRIES
+        } else if self.folded() {
             FOLDED_ENTRIES
         } else {
             2usize << (6 * self.pieces())
@@ -413,7 +540,7 @@ impl Material {
     /// without building it).
     pub fn is_entry(self, index: usize) -> bool {
         if self.folded() {
-            return folded_entry(index, self.alike()).is_some();
+            return self.folded_entry(index).is_some();
         }
         if index >= self.entries() {
             return false;
@@ -443,7 +570,7 @@ impl Material {
         let mut p = Position::empty();
         let sq = |i: u8| Square::from_index_masked(u32::from(i));
         let black_to_move = if self.folded() {
-            let (black, [wk, bk, a, b]) = folded_entry(index, self.alike())?;
+            let (black, [wk, bk, a, b]) = self.folded_entry(index)?;
             p.put(Color::White, PieceType::King, sq(wk));
             p.put(Color::Black, PieceType::King, sq(bk));
             let white = self.white_pieces();
@@ -526,11 +653,17 @@ pub fn locate(pos: &Position) -> Option<Locator> {
             Some(_) => (black & !kings).first()?,
             None => (white & !kings).without(a).first()?,
         };
-        let index = folded_index(
-            black_to_move,
-            [wk as u8, bk as u8, a.to_u8(), b.to_u8()],
-            material.alike(),
-        );
+        let squares = [wk as u8, bk as u8, a.to_u8(), b.to_u8()];
+        let index = if material.has_pawn() {
+            let [pa, pb] = material.pawns();
+            let on_edge = |s: u8| matches!(s >> 3, 0 | 7);
+            if pa && on_edge(squares[2]) || pb && on_edge(squares[3]) {
+                return None;
+            }
+            mirror_index(black_to_move, squares, material.alike())
+        } else {
+            folded_index(black_to_move, squares, material.alike())
+        };
         return Some(Locator {
             material,
             index,
@@ -635,6 +768,48 @@ mod tests {
         }
     }
 
+    /// A pawn table folds only the file mirror: an entry's position and its mirror image
+    /// (and the colour flip) locate to that entry, and the entries, two positions each, add
+    /// up to every placement with the pawns off their first and last ranks.
+    #[test]
+    fn mirror_entries_pair_each_position_with_its_mirror_image() {
+        for m in [Material::Kqkp, Material::Kppk] {
+            let mut placements = 0usize;
+            for i in 0..m.entries() {
+                assert_eq!(m.is_entry(i), m.position(i).is_some());
+                let Some(p) = m.position(i) else { continue };
+                let mirror = image(&p, 1);
+                assert_ne!(mirror.key(), p.key(), "a king is never on the mirror line");
+                placements += 2;
+                for q in [p, mirror] {
+                    let l = locate(&q).expect("an image locates");
+                    assert_eq!(
+                        (l.material, l.index, l.flipped),
+                        (m, i, false),
+                        "{}",
+                        m.name()
+                    );
+                    let f = locate(&q.flip_colors()).expect("the flip locates");
+                    assert_eq!(
+                        (f.material, f.index, f.flipped),
+                        (m, i, true),
+                        "{}",
+                        m.name()
+                    );
+                }
+            }
+            // Sides to move × pawn squares (ranks 2–7) × the other pieces' squares.
+            let expected = match m {
+                Material::Kppk => 2 * (48 * 47 / 2) * 62 * 61,
+                _ => 2 * 48 * 63 * 62 * 61,
+            };
+            assert_eq!(placements, expected, "{}", m.name());
+        }
+        // A pawn on its last rank is in no table.
+        let pos = Position::from_dfen("4k3/8/8/8/8/8/8/3QK2p w - - 0 1").expect("valid DFEN");
+        assert_eq!(locate(&pos), None);
+    }
+
     #[test]
     fn names_and_codes_round_trip() {
         for m in Material::ALL {
@@ -650,7 +825,7 @@ mod tests {
         assert_eq!(Material::from_name("KRRvK"), Some(Material::Krrk));
         assert_eq!(Material::from_name("KRvKQ"), None);
         assert_eq!(Material::from_name("KPvKP"), None);
-        assert_eq!(Material::from_code(26), None);
+        assert_eq!(Material::from_code(35), None);
         assert_eq!(Material::Kpk.reads(), Material::UP_TO_THREE[..5].to_vec());
         assert_eq!(Material::Kqkr.reads(), vec![Material::Kqk, Material::Krk]);
         assert_eq!(Material::Krnk.reads(), vec![Material::Krk, Material::Knk]);
@@ -659,8 +834,31 @@ mod tests {
             [&Material::UP_TO_THREE[..], &[Material::Krkn]].concat()
         );
         assert_eq!(Material::parse_list("4").expect("valid").len(), 20);
-        let e = Material::parse_list("kqk,kqkp").expect_err("no pawn 4-piece table");
-        assert!(e.contains("\"kqkp\""), "{e}");
+        assert_eq!(Material::parse_list("4p").expect("valid").len(), 9);
+        assert_eq!(Material::parse_list("all").expect("valid").len(), 35);
+        let e = Material::parse_list("kqk,kpkp").expect_err("no KPvKP table");
+        assert!(e.contains("\"kpkp\""), "{e}");
+        assert_eq!(
+            Material::Knkp.reads(),
+            vec![
+                Material::Knk,
+                Material::Kpk,
+                Material::Kqkn,
+                Material::Krkn,
+                Material::Kbkn,
+                Material::Knkn
+            ]
+        );
+        assert_eq!(
+            Material::Kppk.reads(),
+            vec![
+                Material::Kpk,
+                Material::Kqpk,
+                Material::Krpk,
+                Material::Kbpk,
+                Material::Knpk
+            ]
+        );
     }
 
     #[test]
@@ -671,7 +869,11 @@ mod tests {
             ("4k3/8/8/8/8/8/8/8 w - - 0 1", None),
             ("4k3/8/8/8/8/8/8/4K2R w - - 0 1", Some(Material::Krk)),
             ("4k3/8/8/8/8/8/P7/RQ2K3 w - - 0 1", None),
-            ("4k3/p7/8/8/8/8/8/R3K3 w - - 0 1", None),
+            ("4k3/p7/8/8/8/8/8/R3K3 w - - 0 1", Some(Material::Krkp)),
+            ("4k3/p7/8/8/8/8/P7/4K3 w - - 0 1", None),
+            ("4k3/8/8/8/8/8/PP6/4K3 b - - 0 1", Some(Material::Kppk)),
+            ("4k3/8/8/8/8/8/1P6/4K2N w - - 0 1", Some(Material::Knpk)),
+            ("4k3/8/8/8/8/8/1p6/4K2N w - - 0 1", Some(Material::Knkp)),
             ("3qk3/8/8/8/8/8/8/R3K3 b - - 0 1", Some(Material::Kqkr)),
         ];
         for (dfen, want) in cases {

@@ -9,11 +9,21 @@ use std::path::Path;
 
 /// A set of solved tables, any subset of [`Material::ALL`]. Cheap to share behind an `Arc`:
 /// probes only read.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Tablebases {
-    tables: [Option<Table>; 26],
+    tables: [Option<Table>; Material::ALL.len()],
     /// The most pieces of a held table (0 when none).
     max_pieces: u32,
+}
+
+impl Default for Tablebases {
+    /// No tables (the derive stops at arrays of 32).
+    fn default() -> Self {
+        Tablebases {
+            tables: std::array::from_fn(|_| None),
+            max_pieces: 0,
+        }
+    }
 }
 
 impl Tablebases {
