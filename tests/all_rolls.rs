@@ -145,6 +145,12 @@ fn hand_picked_positions_cover_every_outcome() {
         "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
         "rnbqkbnr/1p1p1ppp/8/pPpPp3/P3P3/2N2Q1N/2P2PPP/1RB1KB1R w Kkq a6c6e6 0 1",
         "r3k2r/1P4P1/8/2pP4/8/8/1p4p1/R3K2R b KQkq c3 0 1",
+        // Moves that commute except through the e.p. set (the walk skips leaves reached in
+        // another order): double steps beside e.p. captures, a piece able to land on the
+        // target, a pawn victim carrying its target.
+        "4k3/8/8/3pP3/8/8/1P5P/R3K1NR w KQ d6 0 1",
+        "4k1n1/8/8/8/2Pp4/8/5P2/1B2K3 b - c3 0 1",
+        "4k3/2p5/8/1PpP4/8/7B/8/4K2Q w - c6 0 1",
         // King captures for some rolls only.
         "4k3/8/3q4/8/2Q5/8/8/R3K2R w KQ - 0 1",
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",

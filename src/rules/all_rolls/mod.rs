@@ -19,6 +19,8 @@
 //! dice are unusable — the ADEP classes of docs/rules.md §6) reads that bucket in place; only
 //! a roll that draws on two or three buckets gets a merged copy.
 
+mod footprint;
+mod node;
 mod quiet_move;
 mod roll_sets;
 mod tables;

@@ -1,6 +1,7 @@
 //! The answers of one all-roll expansion: where each of the 56 rolls reads its end states,
 //! and the rolls grouped into classes by answer.
 
+use super::node::Node;
 use super::tables::{SPENT_SETS, TABLES};
 use crate::board::Position;
 use crate::rules::key_set::KeyTable;
@@ -44,8 +45,8 @@ pub struct RollSets {
     /// (Kiwipete: 4 MB of slots probed at random, 1.3× the per-roll time instead of 3×).
     pub(super) end_keys: Vec<KeyTable>,
     pub(super) lists: [MoveList; 1],
-    /// Inner nodes (position, spent multiset) with one and with two dice spent.
-    pub(super) levels: [Vec<(Position, u8)>; 2],
+    /// Inner nodes with one and with two dice spent.
+    pub(super) levels: [Vec<Node>; 2],
 }
 
 impl Default for RollSets {

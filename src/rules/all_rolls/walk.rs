@@ -2,6 +2,8 @@
 //! piece type payable, each node labelled with the dice multiset its path spent (see the
 //! module documentation of `all_rolls`).
 
+use super::footprint::{footprint, COMMUTES_WITH_NOTHING};
+use super::node::Node;
 use super::quiet_move::{pawn_ep_delta, victim_delta, QuietMove, PROMOTIONS};
 use super::roll_sets::RollSets;
 use super::tables::TABLES;
@@ -58,18 +60,33 @@ fn expand_metered<M: Meter>(pos: &Position, out: &mut RollSets, meter: &mut M) -
     // and a node generates only the faces some still-open roll could pay for.
     walk.mark_king_captures(&root, 0);
     let [level1, level2] = &mut out.levels;
-    walk.expand(&root, 0, &mut out.lists[0], level1, level2);
-    for (p, s) in level1.iter() {
-        walk.mark_king_captures(p, *s as usize);
+    walk.expand(
+        &root,
+        0,
+        &mut out.lists[0],
+        level1,
+        level2,
+        (0, COMMUTES_WITH_NOTHING),
+    );
+    for n in level1.iter() {
+        walk.mark_king_captures(&n.pos, n.spent as usize);
     }
-    for (p, s) in level1.iter() {
-        walk.expand(p, *s as usize, &mut out.lists[0], level2, &mut Vec::new());
+    for n in level1.iter() {
+        let last = (n.last_from, n.last_footprint);
+        walk.expand(
+            &n.pos,
+            n.spent as usize,
+            &mut out.lists[0],
+            level2,
+            &mut Vec::new(),
+            last,
+        );
     }
-    for (p, s) in level2.iter() {
-        walk.mark_king_captures(p, *s as usize);
+    for n in level2.iter() {
+        walk.mark_king_captures(&n.pos, n.spent as usize);
     }
-    for (p, s) in level2.iter() {
-        walk.expand_leaves(p, *s as usize, &mut out.lists[0]);
+    for n in level2.iter() {
+        walk.expand_leaves(n, &mut out.lists[0]);
     }
     if walk.exhausted {
         return false;
@@ -179,7 +196,27 @@ impl<M: Meter> Walk<'_, M> {
     /// and the castling rights the mover and the victim take along (docs/rules.md §4); moves
     /// that touch the e.p. set in other ways (promotions, e.p. captures, capturing a pawn) and
     /// king captures are played in full.
-    fn expand_leaves(&mut self, pos: &Position, spent: usize, list: &mut MoveList) {
+    ///
+    /// **Commuting moves.** Most end states are reached in two or three orders (Kiwipete:
+    /// 55,352 leaves for 22,214 end states), each a key computed and a probe of the key
+    /// table. A leaf `z` of a node first reached by `x` then `y` is skipped when `z` commutes
+    /// with `y` — neither is castling or an e.p. capture, and the two touch disjoint squares
+    /// ([`footprint`]) — and `z` starts on a lower square than `y`. The node
+    /// `x`-then-`z` exists (with disjoint squares `z` is legal before `y`, and `y` after `z`)
+    /// and reaches the same end state by its leaf `y`, whose start square is higher; if that
+    /// leaf is skipped in turn, the same step applies again with a still higher start square,
+    /// so some leaf is kept. Only leaves keyed set-wise are skipped: king captures are marked
+    /// from every node before this level, and e.p. captures are played in full.
+    ///
+    /// Why disjoint squares are enough for pawns too (docs/rules.md §4): a double step adds
+    /// its passed square (in its footprint) to the e.p. set; any other pawn move removes the
+    /// square behind its origin, which another pawn could add only by a double step *onto*
+    /// that origin; a pawn victim takes its own target along. Removals commute, and no
+    /// removal meets an addition unless the footprints meet; only e.p. captures read the set.
+    /// Measured on Kiwipete: 25,142 of 54,049 leaf moves and 721 of 2,287 second-level
+    /// children skipped.
+    fn expand_leaves(&mut self, node: &Node, list: &mut MoveList) {
+        let (pos, spent) = (&node.pos, node.spent as usize);
         let t = &TABLES;
         let mask = self.open_faces(spent);
         if mask == 0 {
@@ -211,14 +248,21 @@ impl<M: Meter> Walk<'_, M> {
             };
             let rights_delta = zobrist::castling(rights) ^ zobrist::castling(moved_rights);
             let base = pos.key() ^ end_delta ^ rights_delta ^ zobrist::piece(us, e.piece, e.from);
+            // Whether some leaf of this piece may commute with the node's last move.
+            let from = e.from.to_u8();
+            let may_skip = from < node.last_from && node.last_footprint & 1u64 << from == 0;
             for to in e.to {
                 let bit = 1u64 << to.index();
+                let skip = may_skip && footprint(from, to.to_u8()) & node.last_footprint == 0;
                 // (An odd DFEN may put an e.p. target on the last rank: a diagonal step onto
                 // an empty square stays with the full move below.)
                 let plain_promotion = e.piece == PieceType::Pawn
                     && to.rank() == last_rank
                     && (bit & occupied != 0 || to.file() == e.from.file());
                 if plain_promotion {
+                    if skip {
+                        continue;
+                    }
                     let victim = victim_delta(pos, to, their_kings, moved_rights);
                     self.promotion_leaves(pos, e.from, to, base, victim, next_spent);
                     continue;
@@ -257,6 +301,9 @@ impl<M: Meter> Walk<'_, M> {
                     self.leaf(pos, m, next_spent);
                     continue;
                 };
+                if skip {
+                    continue;
+                }
                 key ^= victim_key;
                 let quiet = QuietMove {
                     piece: e.piece,
@@ -346,8 +393,9 @@ impl<M: Meter> Walk<'_, M> {
         pos: &Position,
         spent: usize,
         list: &mut MoveList,
-        next1: &mut Vec<(Position, u8)>,
-        next2: &mut Vec<(Position, u8)>,
+        next1: &mut Vec<Node>,
+        next2: &mut Vec<Node>,
+        last: (u8, u64),
     ) {
         let t = &TABLES;
         // The faces an open roll holds beyond `spent`, and whether one holds K and R too.
@@ -378,6 +426,19 @@ impl<M: Meter> Walk<'_, M> {
                 return;
             }
             self.reached |= 1u128 << next_spent;
+            // A child that commutes with the move into this node and starts on a lower
+            // square is the child of that move's node instead (a node one die deep has one
+            // path, so its child there is never skipped): the rule of `expand_leaves`.
+            let (last_from, last_footprint) = last;
+            if m.from.to_u8() < last_from
+                && matches!(
+                    m.kind,
+                    MoveKind::Normal | MoveKind::DoublePush | MoveKind::Promotion(_)
+                )
+                && footprint(m.from.to_u8(), m.to.to_u8()) & last_footprint == 0
+            {
+                return;
+            }
             if t.size[next_spent] == 3 {
                 // Castling from a node with one die spent: the turn is over.
                 self.leaf(pos, m, next_spent);
@@ -390,15 +451,24 @@ impl<M: Meter> Walk<'_, M> {
             } else {
                 &mut *next1
             };
-            level.push((*pos, next_spent as u8));
-            let (next, _) = level.last_mut().expect("a slot was just pushed");
+            let last_footprint = match m.kind {
+                MoveKind::Castle | MoveKind::EnPassant => COMMUTES_WITH_NOTHING,
+                _ => footprint(m.from.to_u8(), m.to.to_u8()),
+            };
+            level.push(Node {
+                pos: *pos,
+                spent: next_spent as u8,
+                last_from: m.from.to_u8(),
+                last_footprint,
+            });
+            let next = &mut level.last_mut().expect("a slot was just pushed").pos;
             next.play_in_place_unchecked(m);
             if !self.seen.insert(next.key() ^ t.salt[next_spent]) {
                 level.pop();
                 return;
             }
             // End states are distinct by their own key (salted apart from the node keys).
-            let (next, _) = level.last().expect("the slot is kept");
+            let next = &level.last().expect("the slot is kept").pos;
             self.keep_end(next_spent, next.end_turn_key(), next, |p| {
                 p.end_turn_in_place()
             });
