@@ -396,6 +396,17 @@ fn dice_and_clocks_do_not_change_a_probe() {
     );
 }
 
+/// The attacker's table value a table suite writes in a position's description
+/// ("… attacker value V …").
+fn stated_value(description: &str) -> f64 {
+    description
+        .split(' ')
+        .skip_while(|t| *t != "value")
+        .nth(1)
+        .and_then(|t| t.parse().ok())
+        .unwrap()
+}
+
 #[test]
 fn the_table_endings_suite_states_its_table_values() {
     // suites/table-endings-v1.json: 60 table positions, 12 per 3-piece ending, each with
@@ -419,13 +430,7 @@ fn the_table_endings_suite_states_its_table_values() {
         } else {
             1.0 - v
         };
-        let stated: f64 = p
-            .description
-            .split(' ')
-            .skip_while(|t| *t != "value")
-            .nth(1)
-            .and_then(|t| t.parse().ok())
-            .unwrap();
+        let stated = stated_value(&p.description);
         assert!(
             (attacker - stated).abs() <= 5e-4,
             "{}: {attacker} vs {stated}",
@@ -466,13 +471,7 @@ fn the_pawn_endings_suite_holds_twelve_positions_of_each_pawn_table() {
             "{}",
             p.id
         );
-        let stated: f64 = p
-            .description
-            .split(' ')
-            .skip_while(|t| *t != "value")
-            .nth(1)
-            .and_then(|t| t.parse().ok())
-            .unwrap();
+        let stated = stated_value(&p.description);
         assert!((0.35..=0.85).contains(&stated), "{}: {stated}", p.id);
         *per_ending.entry(at.material.name()).or_insert(0) += 1;
     }
