@@ -478,3 +478,53 @@ fn the_pawn_endings_suite_holds_twelve_positions_of_each_pawn_table() {
     assert_eq!(per_ending.len(), 3);
     assert!(per_ending.values().all(|&n| n == 12), "{per_ending:?}");
 }
+
+/// KPvKP is the one table with e.p. captures, so its index carries the fresh double step
+/// (the module documentation of `tablebase::material`). A double step past the other pawn
+/// ends in an entry with the bit set; from that entry the other side captures en passant,
+/// with a king die beside the pawn die too; without the target it cannot.
+#[test]
+fn kpkp_double_steps_lead_to_en_passant_captures() {
+    use dicechess_kernels::{Color, PieceType};
+    let mut gen = TurnGenerator::new();
+    let mut ends = Vec::new();
+    let half = Material::Kpkp.entries() / 2;
+    // White's double step d2–d4 beside Black's pawn on e4.
+    gen.end_states_into(&pos("4k3/8/8/8/4p3/8/3P4/4K3 w - - 0 1 P"), &mut ends);
+    let step = ends
+        .iter()
+        .find(|e| e.ep_targets().count() == 1)
+        .expect("the double step is a turn");
+    let at = locate(step).unwrap();
+    assert_eq!(at.material, Material::Kpkp);
+    assert!(at.index >= half, "{}: bit clear", step.to_dfen());
+    // Black takes it (e4xd3: nothing else takes the pawn on d4).
+    for (dfen, takes) in [
+        ("4k3/8/8/8/3Pp3/8/8/4K3 b - d3 0 1 p", true),
+        ("4k3/8/8/8/3Pp3/8/8/4K3 b - d3 0 1 pk", true),
+        ("4k3/8/8/8/3Pp3/8/8/4K3 b - - 0 1 p", false),
+        ("4k3/8/8/8/3Pp3/8/8/4K3 b - - 0 1 pk", false),
+    ] {
+        let p = pos(dfen);
+        let start = locate(&p).unwrap();
+        assert_eq!(start.material, Material::Kpkp);
+        assert_eq!(start.index >= half, takes, "{dfen}");
+        ends.clear();
+        gen.end_states_into(&p, &mut ends);
+        let captured = ends.iter().filter(|e| {
+            e.piece_bb(Color::White, PieceType::Pawn).count() == 0
+                && e.piece_bb(Color::Black, PieceType::Pawn).count() == 1
+        });
+        let mut n = 0;
+        for e in captured {
+            assert_eq!(
+                locate(e).unwrap().material,
+                Material::Kpk,
+                "{}",
+                e.to_dfen()
+            );
+            n += 1;
+        }
+        assert_eq!(n > 0, takes, "{dfen}");
+    }
+}

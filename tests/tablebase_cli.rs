@@ -83,8 +83,8 @@ fn bad_input_is_named_with_exit_status_2() {
     let d = dir.path().to_str().unwrap();
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (
-            vec!["tablebase", "build", "--dir", d, "--tables", "kk,kpkp"],
-            "unknown table \"kpkp\"",
+            vec!["tablebase", "build", "--dir", d, "--tables", "kk,kppkp"],
+            "unknown table \"kppkp\"",
         ),
         (
             vec!["tablebase", "build", "--dir", d, "--discount", "1.5"],

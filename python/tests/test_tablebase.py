@@ -28,7 +28,7 @@ def test_build_then_probe_the_bare_kings(tmp_path):
 
 def test_bad_input_names_what_is_wrong(tmp_path):
     with pytest.raises(ValueError, match="unknown table"):
-        dicechess.tablebase_build(tmp_path, "kpkp")
+        dicechess.tablebase_build(tmp_path, "kppkp")
     with pytest.raises(ValueError, match="no table files"):
         dicechess.tablebase_probe(tmp_path, "8/8/8/3k4/3K4/8/8/8 w - - 0 1")
     dicechess.tablebase_build(tmp_path, "kk")

@@ -25,16 +25,26 @@
 //! rotation or rank reflection keeps its moves): the white king stands on the a–d files
 //! (32 squares), so the index is
 //! `stm · 32 · 2^18 + half(white king) · 2^18 + black king · 2^12 + a · 2^6 + b`, 16.8 M
-//! entries, and a position is mirrored when its white king stands on the e–h files. The mirror never fixes a position (no square is its own image), so each
-//! entry stands for exactly two. Only endings with pawns of one side have a table: in KPvKP
-//! an e.p. capture can happen, and the tables do not model e.p. targets.
+//! entries, and a position is mirrored when its white king stands on the e–h files. The
+//! mirror never fixes a position (no square is its own image), so each entry stands for
+//! exactly two. With pawns of one side no e.p. capture can happen, so those tables ignore
+//! e.p. targets.
+//!
+//! **KPvKP** is the one table where an e.p. capture can happen: after a double step, the
+//! other side's pawn may take it during its whole next turn, even with a later die (it may
+//! first walk up beside it). Its index doubles the pawn index with one bit, `ep ·
+//! 2 · 32 · 2^18 + …`: set when the side to move's opponent has just double-stepped, so that
+//! its pawn stands on its fourth rank and the square behind it, empty, is an e.p. target.
+//! That bit is all the e.p. state a turn start can hold in this ending: targets expire at
+//! the end of the turn after the one that made them, a side has one pawn, and a pawn that
+//! moves on or is taken takes its target with it (docs/rules.md §4). A target whose square
+//! is occupied (the king stepped onto it) cannot be used before it expires: bit 0.
 
 use crate::board::Position;
 use dicechess_kernels::{Color, PieceType, Square};
 
-/// The endings with a table: the bare kings, every 3-piece ending, every 4-piece ending
-/// without a pawn, and the 4-piece endings with pawns of one side only (KPvKP, where an
-/// e.p. capture can happen, has no table). Names read White's pieces, then Black's: `Kqkr` is KQvKR.
+/// The endings with a table: the bare kings, every 3-piece ending and every 4-piece ending.
+/// Names read White's pieces, then Black's: `Kqkr` is KQvKR.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Material {
     /// King against king.
@@ -107,12 +117,14 @@ pub enum Material {
     Knpk,
     /// KPPvK.
     Kppk,
+    /// KPvKP: the one table that models e.p. targets (module documentation).
+    Kpkp,
 }
 
 use PieceType::{Bishop as B, Knight as N, Pawn as P, Queen as Q, Rook as R};
 
 /// Name, White's pieces besides the king (stronger first), Black's piece, by code.
-const SPECS: [(&str, &[PieceType], Option<PieceType>); 35] = [
+const SPECS: [(&str, &[PieceType], Option<PieceType>); 36] = [
     ("KvK", &[], None),
     ("KQvK", &[Q], None),
     ("KRvK", &[R], None),
@@ -148,6 +160,7 @@ const SPECS: [(&str, &[PieceType], Option<PieceType>); 35] = [
     ("KBPvK", &[B, P], None),
     ("KNPvK", &[N, P], None),
     ("KPPvK", &[P, P], None),
+    ("KPvKP", &[P], Some(P)),
 ];
 
 /// A piece's strength in the orientation rule: queen 4 down to pawn 0 (king 5, never asked).
@@ -280,9 +293,28 @@ fn mirror_entry(index: usize, alike: bool, pawns: [bool; 2]) -> Option<(bool, [u
         (rest & 63) as u8,
     ];
     let distinct = (0..4).all(|i| (i + 1..4).all(|j| sq[i] != sq[j]));
-    let on_edge = |s: u8| matches!(s >> 3, 0 | 7);
-    let pawns_ok = !(pawns[0] && on_edge(sq[2]) || pawns[1] && on_edge(sq[3]));
+    let pawns_ok = !pawn_on_edge(pawns, sq[2], sq[3]);
     (distinct && pawns_ok && (!alike || sq[2] < sq[3])).then_some((black, sq))
+}
+
+/// Whether a pawn among `a`, `b` (`pawns` says which are pawns) stands on its first or last
+/// rank, where no table position has one.
+fn pawn_on_edge(pawns: [bool; 2], a: u8, b: u8) -> bool {
+    let on_edge = |s: u8| matches!(s >> 3, 0 | 7);
+    pawns[0] && on_edge(a) || pawns[1] && on_edge(b)
+}
+
+/// The e.p. target a KPvKP turn start can hold (module documentation): the square behind
+/// the pawn of the side *not* to move when that pawn stands on its fourth rank (White's pawn
+/// `a` on rank 4 with Black to move, Black's `b` on rank 5 with White to move) and nothing
+/// stands on the square; `None` otherwise. Squares: white king, black king, `a`, `b`.
+fn fresh_target(black_to_move: bool, [wk, bk, a, b]: [u8; 4]) -> Option<u8> {
+    let target = if black_to_move {
+        (a >> 3 == 3).then(|| a - 8)?
+    } else {
+        (b >> 3 == 4).then(|| b + 8)?
+    };
+    (![wk, bk, a, b].contains(&target)).then_some(target)
 }
 
 /// The side and squares (white king, black king, `a`, `b`) of folded entry `index`, or
@@ -307,7 +339,7 @@ fn folded_entry(index: usize, alike: bool) -> Option<(bool, [u8; 4])> {
 impl Material {
     /// Every table, in the order they are solved: a table reads only tables before it (a
     /// captured piece leaves a smaller ending, a promoted pawn one of the piece endings).
-    pub const ALL: [Material; 35] = [
+    pub const ALL: [Material; 36] = [
         Material::Kk,
         Material::Kqk,
         Material::Krk,
@@ -343,6 +375,7 @@ impl Material {
         Material::Kbpk,
         Material::Knpk,
         Material::Kppk,
+        Material::Kpkp,
     ];
 
     /// The tables of up to three pieces: a build of all six takes under a minute here.
@@ -449,13 +482,29 @@ impl Material {
         [w.first() == Some(&P), b == Some(P)]
     }
 
-    /// The side and squares (white king, black king, `a`, `b`) of 4-piece entry `index`.
-    fn folded_entry(self, index: usize) -> Option<(bool, [u8; 4])> {
-        if self.has_pawn() {
+    /// Whether the index carries the e.p. bit (KPvKP, module documentation).
+    fn has_ep_bit(self) -> bool {
+        self == Material::Kpkp
+    }
+
+    /// The side and squares (white king, black king, `a`, `b`) of 4-piece entry `index`,
+    /// and the e.p. target of a KPvKP entry with its bit set.
+    fn folded_entry(self, index: usize) -> Option<(bool, [u8; 4], Option<u8>)> {
+        if self.has_ep_bit() {
+            let (bit, rest) = (index / MIRROR_ENTRIES, index % MIRROR_ENTRIES);
+            let (black, sq) = mirror_entry(rest, false, self.pawns())?;
+            return match bit {
+                0 => Some((black, sq, None)),
+                1 => Some((black, sq, Some(fresh_target(black, sq)?))),
+                _ => None,
+            };
+        }
+        let entry = if self.has_pawn() {
             mirror_entry(index, self.alike(), self.pawns())
         } else {
             folded_entry(index, self.alike())
-        }
+        };
+        entry.map(|(black, sq)| (black, sq, None))
     }
 
     /// Whether the two non-king pieces of a 4-piece table are alike (KQQvK): then the
@@ -525,9 +574,12 @@ impl Material {
     }
 
     /// Entries of the table (valid or not): `2 · 64^pieces` up to three pieces,
-    /// `2 · 10 · 64³` for a 4-piece table without a pawn, `2 · 32 · 64³` with one.
+    /// `2 · 10 · 64³` for a 4-piece table without a pawn, `2 · 32 · 64³` with one, twice
+    /// that for KPvKP (its e.p. bit).
     pub fn entries(self) -> usize {
-        if self.folded() && self.has_pawn() {
+        if self.has_ep_bit() {
+            2 * MIRROR_ENTRIES
+        } else if self.folded() && self.has_pawn() {
             MIRROR_ENTRIES
         } else if self.folded() {
             FOLDED_ENTRIES
@@ -561,8 +613,8 @@ impl Material {
 
     /// The position of entry `index`, or `None` when the entry stands for no position (two
     /// pieces on one square, a pawn on its first or last rank, a folded entry that is not
-    /// its position's smallest). The position has no rights, no e.p. targets, no dice and
-    /// zero clocks.
+    /// its position's smallest, a KPvKP e.p. bit without its double step). The position has
+    /// no rights, no dice and zero clocks, and no e.p. targets but a KPvKP entry's.
     pub fn position(self, index: usize) -> Option<Position> {
         if !self.is_entry(index) {
             return None;
@@ -570,7 +622,10 @@ impl Material {
         let mut p = Position::empty();
         let sq = |i: u8| Square::from_index_masked(u32::from(i));
         let black_to_move = if self.folded() {
-            let (black, [wk, bk, a, b]) = self.folded_entry(index)?;
+            let (black, [wk, bk, a, b], target) = self.folded_entry(index)?;
+            if let Some(t) = target {
+                p.set_ep(1u64 << t);
+            }
             p.put(Color::White, PieceType::King, sq(wk));
             p.put(Color::Black, PieceType::King, sq(bk));
             let white = self.white_pieces();
@@ -611,11 +666,13 @@ pub struct Locator {
     pub flipped: bool,
 }
 
-/// The table entry of `pos`, or `None` when no table holds it: more than four pieces, four
-/// with a pawn, a side without its king, castling rights left (a castling turn is not in the
-/// tables), or a pawn on its first or last rank. E.p. targets, dice and clocks are ignored:
-/// no table has a pawn that could capture en passant, the tables value a position before its
-/// roll, and the half-move clock is not modelled (docs/tablebases.md, "What a value means").
+/// The table entry of `pos`, or `None` when no table holds it: more than four pieces, a
+/// side without its king, castling rights left (a castling turn is not in the tables), a
+/// pawn on its first or last rank, or, in KPvKP, an e.p. set that no turn start of the game
+/// holds (a target other than the one behind the opponent's fresh double step). Elsewhere
+/// e.p. targets are ignored, as no other table has pawns on both sides; dice and clocks are
+/// ignored everywhere: the tables value a position before its roll, and the half-move clock
+/// is not modelled (docs/tablebases.md, "What a value means").
 pub fn locate(pos: &Position) -> Option<Locator> {
     let occupied = pos.occupied();
     let count = occupied.count();
@@ -655,12 +712,15 @@ pub fn locate(pos: &Position) -> Option<Locator> {
         };
         let squares = [wk as u8, bk as u8, a.to_u8(), b.to_u8()];
         let index = if material.has_pawn() {
-            let [pa, pb] = material.pawns();
-            let on_edge = |s: u8| matches!(s >> 3, 0 | 7);
-            if pa && on_edge(squares[2]) || pb && on_edge(squares[3]) {
+            if pawn_on_edge(material.pawns(), squares[2], squares[3]) {
                 return None;
             }
-            mirror_index(black_to_move, squares, material.alike())
+            let index = mirror_index(black_to_move, squares, material.alike());
+            if material.has_ep_bit() {
+                index + MIRROR_ENTRIES * ep_bit(&oriented, black_to_move, squares)?
+            } else {
+                index
+            }
         } else {
             folded_index(black_to_move, squares, material.alike())
         };
@@ -686,6 +746,28 @@ pub fn locate(pos: &Position) -> Option<Locator> {
     })
 }
 
+/// The e.p. bit of a KPvKP position (oriented; squares: white king, black king, white pawn,
+/// black pawn): 1 when its only target is the usable one behind the opponent's fresh double
+/// step, 0 when it has none or that target is occupied, `None` for any other set.
+fn ep_bit(pos: &Position, black_to_move: bool, [wk, bk, a, b]: [u8; 4]) -> Option<usize> {
+    let set = pos.ep_targets().0;
+    if set == 0 {
+        return Some(0);
+    }
+    // The target behind the double step, usable (empty) or not.
+    let behind = if black_to_move {
+        (a >> 3 == 3).then(|| a - 8)?
+    } else {
+        (b >> 3 == 4).then(|| b + 8)?
+    };
+    if set != 1u64 << behind {
+        return None;
+    }
+    Some(usize::from(
+        fresh_target(black_to_move, [wk, bk, a, b]).is_some(),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -699,6 +781,8 @@ mod tests {
                 p.put(color, pos.type_at(sq).expect("occupied"), to);
             }
         }
+        let ep = pos.ep_targets().into_iter();
+        p.set_ep(ep.fold(0, |set, sq| set | 1u64 << transform(sq.to_u8(), t)));
         p.set_side(pos.side_to_move());
         p
     }
@@ -770,10 +854,11 @@ mod tests {
 
     /// A pawn table folds only the file mirror: an entry's position and its mirror image
     /// (and the colour flip) locate to that entry, and the entries, two positions each, add
-    /// up to every placement with the pawns off their first and last ranks.
+    /// up to every placement with the pawns off their first and last ranks (and, in KPvKP,
+    /// to every fresh double step with its target).
     #[test]
     fn mirror_entries_pair_each_position_with_its_mirror_image() {
-        for m in [Material::Kqkp, Material::Kppk] {
+        for m in [Material::Kqkp, Material::Kppk, Material::Kpkp] {
             let mut placements = 0usize;
             for i in 0..m.entries() {
                 assert_eq!(m.is_entry(i), m.position(i).is_some());
@@ -789,18 +874,29 @@ mod tests {
                         "{}",
                         m.name()
                     );
-                    let f = locate(&q.flip_colors()).expect("the flip locates");
-                    assert_eq!(
-                        (f.material, f.index, f.flipped),
-                        (m, i, true),
-                        "{}",
-                        m.name()
-                    );
+                    let flip = q.flip_colors();
+                    let f = locate(&flip).expect("the flip locates");
+                    if m == Material::Kpkp {
+                        // Its own colour flip: another entry, holding the flip or its mirror.
+                        assert_eq!((f.material, f.flipped), (m, false));
+                        let at = m.position(f.index).expect("a valid entry").key();
+                        assert!(at == flip.key() || at == image(&flip, 1).key());
+                    } else {
+                        assert_eq!(
+                            (f.material, f.index, f.flipped),
+                            (m, i, true),
+                            "{}",
+                            m.name()
+                        );
+                    }
                 }
             }
-            // Sides to move × pawn squares (ranks 2–7) × the other pieces' squares.
+            // Sides to move × pawn squares (ranks 2–7) × the other pieces' squares; KPvKP's
+            // double steps: sides × the pawn on its fourth rank × the other pawn off it and
+            // the target × the kings off the three.
             let expected = match m {
                 Material::Kppk => 2 * (48 * 47 / 2) * 62 * 61,
+                Material::Kpkp => 2 * 48 * 47 * 62 * 61 + 2 * 8 * 46 * 61 * 60,
                 _ => 2 * 48 * 63 * 62 * 61,
             };
             assert_eq!(placements, expected, "{}", m.name());
@@ -824,8 +920,9 @@ mod tests {
         assert_eq!(Material::from_name("kqk"), Some(Material::Kqk));
         assert_eq!(Material::from_name("KRRvK"), Some(Material::Krrk));
         assert_eq!(Material::from_name("KRvKQ"), None);
-        assert_eq!(Material::from_name("KPvKP"), None);
-        assert_eq!(Material::from_code(35), None);
+        assert_eq!(Material::from_name("KPvKP"), Some(Material::Kpkp));
+        assert_eq!(Material::from_name("KPPvKP"), None);
+        assert_eq!(Material::from_code(36), None);
         assert_eq!(Material::Kpk.reads(), Material::UP_TO_THREE[..5].to_vec());
         assert_eq!(Material::Kqkr.reads(), vec![Material::Kqk, Material::Krk]);
         assert_eq!(Material::Krnk.reads(), vec![Material::Krk, Material::Knk]);
@@ -834,10 +931,20 @@ mod tests {
             [&Material::UP_TO_THREE[..], &[Material::Krkn]].concat()
         );
         assert_eq!(Material::parse_list("4").expect("valid").len(), 20);
-        assert_eq!(Material::parse_list("4p").expect("valid").len(), 9);
-        assert_eq!(Material::parse_list("all").expect("valid").len(), 35);
-        let e = Material::parse_list("kqk,kpkp").expect_err("no KPvKP table");
-        assert!(e.contains("\"kpkp\""), "{e}");
+        assert_eq!(Material::parse_list("4p").expect("valid").len(), 10);
+        assert_eq!(Material::parse_list("all").expect("valid").len(), 36);
+        let e = Material::parse_list("kqk,kppkp").expect_err("no 5-piece table");
+        assert!(e.contains("\"kppkp\""), "{e}");
+        assert_eq!(
+            Material::Kpkp.reads(),
+            vec![
+                Material::Kpk,
+                Material::Kqkp,
+                Material::Krkp,
+                Material::Kbkp,
+                Material::Knkp
+            ]
+        );
         assert_eq!(
             Material::Knkp.reads(),
             vec![
@@ -870,7 +977,12 @@ mod tests {
             ("4k3/8/8/8/8/8/8/4K2R w - - 0 1", Some(Material::Krk)),
             ("4k3/8/8/8/8/8/P7/RQ2K3 w - - 0 1", None),
             ("4k3/p7/8/8/8/8/8/R3K3 w - - 0 1", Some(Material::Krkp)),
-            ("4k3/p7/8/8/8/8/P7/4K3 w - - 0 1", None),
+            ("4k3/p7/8/8/8/8/P7/4K3 w - - 0 1", Some(Material::Kpkp)),
+            ("4k3/8/8/8/3Pp3/8/8/4K3 b - d3 0 1", Some(Material::Kpkp)),
+            // A target no turn start holds: not the one behind White's fresh double step.
+            ("4k3/8/8/8/3Pp3/8/8/4K3 b - e3 0 1", None),
+            ("4k3/8/8/8/3Pp3/8/8/4K3 w - d3 0 1", None),
+            ("4k3/8/8/8/3P4/8/8/4K3 b - d3 0 1", Some(Material::Kpk)),
             ("4k3/8/8/8/8/8/PP6/4K3 b - - 0 1", Some(Material::Kppk)),
             ("4k3/8/8/8/8/8/1P6/4K2N w - - 0 1", Some(Material::Knpk)),
             ("4k3/8/8/8/8/8/1p6/4K2N w - - 0 1", Some(Material::Knkp)),
@@ -880,5 +992,31 @@ mod tests {
             let pos = Position::from_dfen(dfen).expect("valid DFEN");
             assert_eq!(locate(&pos).map(|l| l.material), want, "{dfen}");
         }
+    }
+
+    /// KPvKP's e.p. bit: set by a usable target behind a fresh double step, clear with none
+    /// or with the king standing on it (the same entry as no target), and the entry's
+    /// position carries the target back.
+    #[test]
+    fn kpkp_entries_carry_the_fresh_double_step() {
+        let at = |dfen: &str| {
+            let pos = Position::from_dfen(dfen).expect("valid DFEN");
+            locate(&pos).expect("a KPvKP position").index
+        };
+        let with = at("4k3/8/8/8/3Pp3/8/8/4K3 b - d3 0 1");
+        let without = at("4k3/8/8/8/3Pp3/8/8/4K3 b - - 0 1");
+        assert_eq!(with, without + MIRROR_ENTRIES);
+        let p = Material::Kpkp.position(with).expect("a valid entry");
+        // The entry's position is the mirror image (its white king on the a–d files).
+        assert_eq!(p.to_dfen(), "3k4/8/8/8/3pP3/8/8/3K4 b - e3 0 1");
+        assert_eq!(
+            at("4k3/8/8/8/3Pp3/3K4/8/8 b - d3 0 1"),
+            at("4k3/8/8/8/3Pp3/3K4/8/8 b - - 0 1")
+        );
+        // Black's fresh double step, White to move, mirrored (white king on the h file).
+        let black_step = at("4k3/8/8/3pP3/8/8/8/7K w - d6 0 1");
+        assert!(black_step >= MIRROR_ENTRIES);
+        let p = Material::Kpkp.position(black_step).expect("a valid entry");
+        assert_eq!(p.to_dfen(), "3k4/8/8/3Pp3/8/8/8/K7 w - e6 0 1");
     }
 }
