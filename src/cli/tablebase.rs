@@ -36,9 +36,9 @@ struct BuildArgs {
     #[arg(long)]
     dir: PathBuf,
     /// Tables to build, comma-separated: names (kk, kqk, …, kpk, kqkr, krrk, kqkp, knpk,
-    /// kppk, …), `3` (every table up to three pieces, under a minute), `4` (the 20 pawnless
-    /// 4-piece tables, minutes each and gigabytes of memory: docs/tablebases.md), `4p` (the 9
-    /// 4-piece tables with pawns of one side, larger still) or `all`; the tables they need
+    /// kppk, kpkp, …), `3` (every table up to three pieces, under a minute), `4` (the 20
+    /// pawnless 4-piece tables, minutes each and gigabytes of memory: docs/tablebases.md),
+    /// `4p` (the 10 4-piece tables with a pawn, larger still) or `all`; the tables they need
     /// are built first.
     #[arg(long, default_value = "3")]
     tables: String,
