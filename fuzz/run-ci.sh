@@ -13,7 +13,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here/.."   # cargo fuzz expects the directory above fuzz/
 
 seconds="${FUZZ_SECONDS:-20}"
-targets="${FUZZ_TARGETS:-dfen turns manifest eval_input replay webhook labels arena_journal history label_input play_events suite tablebase_file decision_set}"
+targets="${FUZZ_TARGETS:-dfen turns manifest eval_input replay webhook labels arena_journal history label_input play_events suite tablebase_file decision_set score_run}"
 # One input taking longer than this (seconds) is reported as a failure (a hang).
 per_input_timeout="${FUZZ_INPUT_TIMEOUT:-60}"
 

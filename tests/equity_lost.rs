@@ -1,14 +1,16 @@
 //! The equity-lost benchmark (docs/analysis.md, "Equity lost against a deeper teacher"):
 //! the teacher's shortlist against the analysis's own exact depth-2 ranking, its depth-3
 //! values against a roll-by-roll reference, the judging of chosen turns, the summary's
-//! arithmetic, the set file's round trip and refusals, the draw, and the committed set.
+//! arithmetic, runs compared against a common reference, the set file's round trip and
+//! refusals, the draw, and the committed set.
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
 mod common;
 
 use dicechess::analysis::{
-    distinct_turn_count, draw_decisions, judge, play_and_judge, summarize_losses, AnalysisConfig,
-    Analyzer, BenchDecision, DecisionSet, Judged, Phase, SetHeader, Teacher, SET_FORMAT,
+    compare, distinct_turn_count, draw_decisions, judge, play_and_judge, summarize_losses,
+    AnalysisConfig, Analyzer, BenchDecision, DecisionSet, Judged, Phase, ScoreRun, ScoreRunError,
+    SetHeader, Teacher, SET_FORMAT,
 };
 use dicechess::board::Position;
 use dicechess::bots::{bot_by_id, BotOptions};
@@ -316,4 +318,139 @@ fn the_committed_set_is_what_the_teacher_says() {
             .unwrap();
         assert_eq!(&again, d);
     }
+}
+
+/// A judged decision with the chosen turn `turn`, its value and the run's own best.
+fn chose(index: usize, turn: &str, value: f64, best: f64) -> Judged {
+    Judged {
+        index,
+        phase: Phase::Middlegame,
+        moves: vec![turn.to_string()],
+        value,
+        best,
+        loss: best - value,
+        matched: value >= best,
+        off_list: false,
+        think_ms: 1.0,
+    }
+}
+
+fn run_of(bot: &str, decisions: Vec<Judged>) -> ScoreRun {
+    ScoreRun {
+        set: "set.jsonl".into(),
+        set_sha256: Some("ab".into()),
+        bot: bot.into(),
+        time_ms: Some(200),
+        decisions,
+    }
+}
+
+/// Worked by hand. Decision 1: B found an off-list turn worth 0.7 that A's reference (0.6)
+/// does not hold; on its own reference B loses nothing there and A 0.1, and against the
+/// common one (0.7) A loses 0.2. Decision 3 only A judged: it is left out.
+#[test]
+fn runs_are_compared_against_the_best_any_of_them_knows() {
+    let a = run_of(
+        "a",
+        vec![
+            chose(0, "e2e4", 0.5, 0.5),
+            chose(1, "d2d4", 0.5, 0.6),
+            chose(2, "g1f3", 0.4, 0.5),
+            chose(3, "a2a3", 0.1, 0.9),
+        ],
+    );
+    let b = run_of(
+        "b",
+        vec![
+            chose(2, "g1f3", 0.4, 0.5),
+            chose(1, "c2c4", 0.7, 0.7),
+            chose(0, "h2h3", 0.3, 0.5),
+        ],
+    );
+    let c = compare(&[a.clone(), b.clone()]).unwrap();
+    assert_eq!(c.decisions, 3);
+    // Losses against 0.5, 0.7, 0.5: A 0, 0.2, 0.1; B 0.2, 0, 0.1.
+    let close = |x: f64, y: f64| (x - y).abs() < 1e-9;
+    assert!(close(c.losses[0].milli, 100.0) && close(c.losses[1].milli, 100.0));
+    // Paired: A's value minus B's: 0.2, −0.2, 0: mean 0, sd 0.2.
+    let p = c.against_first[1];
+    assert_eq!((p.decisions, p.same_turn), (3, 1));
+    assert!(close(p.milli, 0.0));
+    assert!(close(p.ci95_milli, 1e3 * 1.96 * 0.2 / 3f64.sqrt()));
+    // Against its own reference each run reads otherwise (A 0.2/3, B 0.3/3: B would look
+    // the worse); the common reference puts them level, as their paired difference says.
+    let own = |r: &ScoreRun| summarize_losses(&r.decisions[..3]).all.milli;
+    assert!(close(own(&a), 200.0 / 3.0) && close(own(&b), 100.0));
+    assert_eq!(c.against_first[0].same_turn, 3);
+    assert!(close(c.against_first[0].milli, 0.0));
+
+    // Swapping the runs negates the difference; a run against itself differs by nothing.
+    let swapped = compare(&[b.clone(), a.clone()]).unwrap();
+    assert!(close(swapped.against_first[1].milli, -p.milli));
+    let itself = compare(&[a.clone(), a.clone()]).unwrap();
+    assert_eq!(itself.against_first[1].same_turn, 4);
+    assert!(close(itself.against_first[1].milli, 0.0));
+    assert!(close(
+        itself.losses[0].milli,
+        summarize_losses(&a.decisions).all.milli
+    ));
+
+    // Refusals, each named.
+    let mut other = b.clone();
+    other.set_sha256 = Some("cd".into());
+    assert_eq!(
+        compare(&[a.clone(), other]),
+        Err(ScoreRunError::SetMismatch {
+            first: 0,
+            second: 1
+        })
+    );
+    let mut phased = b.clone();
+    phased.decisions[0].phase = Phase::Endgame;
+    assert!(matches!(
+        compare(&[a.clone(), phased]),
+        Err(ScoreRunError::PhaseMismatch {
+            index: 2,
+            run: 1,
+            ..
+        })
+    ));
+    let none = run_of("n", vec![chose(9, "e2e4", 0.5, 0.5)]);
+    assert_eq!(compare(&[a, none]), Err(ScoreRunError::NothingInCommon));
+    assert_eq!(compare(&[]), Err(ScoreRunError::NothingInCommon));
+}
+
+#[test]
+fn a_score_file_is_read_and_its_contradictions_named() {
+    let line = |d: &str| {
+        format!(
+            r#"{{"set":"s","setSha256":"ab","bot":"best","timeMs":200,"summary":{{}},"decisions":[{d}]}}"#
+        )
+    };
+    let good = r#"{"index":0,"phase":"opening","moves":["e2e4"],"value":0.25,"best":0.5,"loss":0.25,"matched":false,"offList":true,"thinkMs":3.0}"#;
+    let run = ScoreRun::parse(&line(good)).unwrap();
+    assert_eq!(run.decisions[0].moves, ["e2e4"]);
+    assert_eq!(
+        (run.time_ms, run.set_sha256.as_deref()),
+        (Some(200), Some("ab"))
+    );
+    let twice = format!("{good},{good}");
+    assert_eq!(
+        ScoreRun::parse(&line(&twice)),
+        Err(ScoreRunError::Duplicate(0))
+    );
+    for (bad, named) in [
+        (good.replace("\"loss\":0.25", "\"loss\":0.3"), "loss 0.3"),
+        (good.replace("\"value\":0.25", "\"value\":1.5"), "value 1.5"),
+        (good.replace("\"best\":0.5", "\"best\":0.1"), "loss 0.25"),
+    ] {
+        let e = ScoreRun::parse(&line(&bad)).unwrap_err().to_string();
+        assert!(e.starts_with("decision 0: ") && e.contains(named), "{e}");
+    }
+    let e = ScoreRun::parse(&line(&good.replace("thinkMs", "thinkMS"))).unwrap_err();
+    assert!(e.to_string().contains("thinkMS"), "{e}");
+    assert!(matches!(
+        ScoreRun::parse("[1,2]"),
+        Err(ScoreRunError::Json(_))
+    ));
 }

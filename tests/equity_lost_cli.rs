@@ -1,7 +1,7 @@
 //! `dicechess equity-lost` end to end: `build` draws and values decisions into a set the
 //! library reads, resumes after SIGKILL to the bytes of an uninterrupted run; `score` plays
 //! a set with a bot, resumes from its log, refuses a log of another run, a tampered set and
-//! bad arguments, each named.
+//! bad arguments, each named; `compare` pairs runs and names a file of another set.
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 #![cfg(feature = "files")]
 
@@ -211,6 +211,56 @@ fn a_set_is_built_scored_and_resumed() {
             "0",
         ]),
         "--shortlist",
+    );
+
+    // Runs compared: a run against itself differs by nothing and plays the same turns;
+    // another bot's run is paired with it; files of another set or not of a run are named.
+    let random = dir.join("random.json");
+    ok(&dicechess(&[
+        "equity-lost",
+        "score",
+        p(&set),
+        "--bot",
+        "random",
+        "--json",
+        p(&random),
+    ]));
+    let text = ok(&dicechess(&[
+        "equity-lost",
+        "compare",
+        p(&whole),
+        p(&cached),
+        p(&random),
+    ]));
+    assert!(
+        text.starts_with("8 decisions judged by every run"),
+        "{text}"
+    );
+    let same = text.lines().nth(3).unwrap();
+    assert!(same.starts_with("greedy (untimed)"), "{text}");
+    assert!(
+        same.contains("+0.00 ± 0.00") && same.ends_with(" 8"),
+        "{text}"
+    );
+    assert!(text.lines().nth(4).unwrap().starts_with("random (untimed)"));
+    let other_set = dir.join("other-set.json");
+    let t = std::fs::read_to_string(&random).unwrap();
+    let sha = serde_json::from_str::<Value>(&t).unwrap()["setSha256"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    std::fs::write(&other_set, t.replace(&sha, &"0".repeat(64))).unwrap();
+    refused(
+        &dicechess(&["equity-lost", "compare", p(&whole), p(&other_set)]),
+        "set checksums differ",
+    );
+    refused(
+        &dicechess(&["equity-lost", "compare", p(&whole), p(&set)]),
+        "set.jsonl: not an `equity-lost score --json` file",
+    );
+    refused(
+        &dicechess(&["equity-lost", "compare", p(&whole)]),
+        "compare",
     );
 }
 

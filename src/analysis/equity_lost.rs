@@ -130,6 +130,11 @@ pub struct MeanLoss {
 impl MeanLoss {
     fn of<'a>(judged: impl Iterator<Item = &'a Judged>) -> MeanLoss {
         let losses: Vec<f64> = judged.map(|j| j.loss).collect();
+        MeanLoss::of_values(&losses)
+    }
+
+    /// The mean of `losses` (win probabilities) and its interval, in thousandths.
+    pub(crate) fn of_values(losses: &[f64]) -> MeanLoss {
         let n = losses.len();
         if n == 0 {
             return MeanLoss {

@@ -32,6 +32,7 @@ mod equity_lost;
 mod game;
 mod html;
 mod leaf;
+mod paired_loss;
 mod report;
 mod turns;
 
@@ -47,6 +48,7 @@ pub use equity_lost::{
 pub use game::Game;
 pub use html::report_html;
 pub use leaf::{logistic, ProbabilityLeaf, Scale, LOGISTIC_SCALE};
+pub use paired_loss::{compare, Comparison, PairedDifference, ScoreRun, ScoreRunError};
 pub use report::{white_view, GameAnalysis, PlayerSummary, TurnAnalysis, WorstTurn};
 pub use turns::RankedTurn;
 

@@ -34,6 +34,9 @@ enum Action {
     Build(BuildArgs),
     /// Play every decision of a set with a bot and report the equity it gave away.
     Score(Box<ScoreArgs>),
+    /// Compare runs (`score --json` files) on the decisions all of them judged, against the
+    /// best turn any of them knows, each paired with the first.
+    Compare(super::equity_compare::CompareArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -100,6 +103,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<(), CliError> {
     match args.action {
         Action::Build(a) => build(a, out),
         Action::Score(a) => score(*a, out),
+        Action::Compare(a) => super::equity_compare::run(a, out),
     }
 }
 
@@ -376,6 +380,7 @@ fn score(args: ScoreArgs, out: &mut impl Write) -> Result<(), CliError> {
     if let Some(path) = &args.json {
         let json = serde_json::json!({
             "set": args.set.display().to_string(),
+            "setSha256": sha256_hex(text.as_bytes()),
             "bot": args.bot,
             "timeMs": args.time_ms,
             "summary": summary,

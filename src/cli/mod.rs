@@ -12,6 +12,8 @@ mod bots;
 mod depth3;
 mod equity;
 #[cfg(feature = "files")]
+mod equity_compare;
+#[cfg(feature = "files")]
 mod equity_lost;
 #[cfg(feature = "files")]
 mod eval;
