@@ -3,9 +3,13 @@
 //! (`expand_all_rolls`). Benchmarks are named `chance/<form>/<position>`.
 //!
 //! Before anything is timed, the two forms are checked to give the same outcome and the same
-//! set of positions for every roll. A table of quick medians beside the C++ peer's times
-//! (`kezsulap/dice-chess-engine`, `board::generate_moves()` for all 84 dice multisets, g++ -O3
-//! -march=native, measured on this machine class and quoted in issue #13) is printed to stderr.
+//! set of positions for every roll. A table of quick medians is printed to stderr: both forms,
+//! the shared walk's distinct successors per second and ns per turn path, and the shared walk
+//! beside the C++ peer (`kezsulap/dice-chess-engine`, `board::generate_moves()` for all 84
+//! dice multisets, g++ -O3 -march=native -flto). Ratios to the peer mean something only when
+//! both were timed on the same machine in the same session: pass the peer's µs as
+//! `DICECHESS_PEER_US=start,kiwipete,endgame,castling,promotion`; without it the table
+//! divides by the numbers quoted in issue #13, from another machine, and says so.
 #![allow(clippy::unwrap_used)] // a test fails by panicking
 
 mod common;
@@ -16,9 +20,12 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use dicechess::board::Position;
-use dicechess::rules::{expand_all_rolls, EndStates, RollOutcome, RollSets, TurnGenerator, ROLLS};
+use dicechess::rules::{
+    expand_all_rolls, EndStates, RollOutcome, RollSets, TurnGenerator, TurnPath, ROLLS,
+};
 
-/// The peer's µs for all rolls of each benchmark position.
+/// The peer's µs for all rolls of each benchmark position, as quoted in issue #13 (another
+/// machine): the fallback when `DICECHESS_PEER_US` is not set.
 const PEER_US: [(&str, f64); 5] = [
     ("start", 2688.0),
     ("kiwipete", 25195.0),
@@ -74,6 +81,58 @@ fn check(name: &str, pos: &Position, gen: &mut TurnGenerator, sets: &mut RollSet
     }
 }
 
+/// The peer's µs per position: from `DICECHESS_PEER_US` (five comma-separated numbers, in
+/// [`common::POSITIONS`] order) when set, else the quoted [`PEER_US`]; and whether they were
+/// given. A malformed variable stops the bench with what is wrong.
+fn peer_us() -> ([(&'static str, f64); 5], bool) {
+    let Ok(text) = std::env::var("DICECHESS_PEER_US") else {
+        return (PEER_US, false);
+    };
+    let values: Vec<f64> = text
+        .split(',')
+        .map(|v| {
+            v.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x > 0.0)
+                .unwrap_or_else(|| panic!("DICECHESS_PEER_US: {v:?} is not a positive number"))
+        })
+        .collect();
+    assert_eq!(
+        values.len(),
+        5,
+        "DICECHESS_PEER_US needs five numbers (start, kiwipete, endgame, castling, promotion), got {}",
+        values.len()
+    );
+    let mut at = values.into_iter();
+    (
+        PEER_US.map(|(name, _)| (name, at.next().expect("five values"))),
+        true,
+    )
+}
+
+/// What one expansion produces, counted outside any timing: the distinct positions over all
+/// 56 rolls (by key) and the legal turn paths summed over the rolls (the per-roll
+/// generator's paths under the maximum dice rule; a king-capturing roll counts its
+/// capturing paths).
+fn work(pos: &Position, gen: &mut TurnGenerator, sets: &mut RollSets) -> (usize, usize) {
+    expand_all_rolls(pos, sets);
+    let mut distinct = BTreeSet::new();
+    for i in 0..56 {
+        if let RollOutcome::Moves(ps) = sets.roll(i) {
+            distinct.extend(ps.iter().map(Position::key));
+        }
+    }
+    let mut paths: Vec<TurnPath> = Vec::new();
+    let mut total = 0;
+    for r in &ROLLS {
+        paths.clear();
+        gen.legal_paths_into(&pos.with_dice(r.dice()), &mut paths);
+        total += paths.len();
+    }
+    (distinct.len(), total)
+}
+
 /// Median µs per call of `f` over 15 rounds of about 40 ms each.
 fn quick_median(mut f: impl FnMut() -> usize) -> f64 {
     let mut per_call = Vec::new();
@@ -94,7 +153,8 @@ fn bench_chance(c: &mut Criterion) {
     let mut gen = TurnGenerator::new();
     let mut sets = RollSets::new();
     let mut out = Vec::new();
-    let positions: Vec<(&str, Position, f64)> = common::positions_with(PEER_US)
+    let (peer, measured_here) = peer_us();
+    let positions: Vec<(&str, Position, f64)> = common::positions_with(peer)
         .into_iter()
         .map(|(name, fen, peer)| {
             let pos = Position::from_dfen(fen).expect("valid benchmark FEN");
@@ -105,16 +165,36 @@ fn bench_chance(c: &mut Criterion) {
 
     eprintln!();
     eprintln!(
-        "{:<10} {:>10} {:>10} {:>10} {:>12} {:>12}",
-        "position", "peer µs", "per-roll", "shared", "shared/peer", "vs per-roll"
+        "peer µs: {}",
+        if measured_here {
+            "DICECHESS_PEER_US (timed on this machine)"
+        } else {
+            "quoted in issue #13 (another machine: set DICECHESS_PEER_US for ratios that mean something)"
+        }
+    );
+    eprintln!(
+        "{:<10} {:>9} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9} {:>10} {:>10}",
+        "position",
+        "peer µs",
+        "per-roll",
+        "shared",
+        "÷ peer",
+        "÷ roll",
+        "distinct",
+        "paths",
+        "M dist./s",
+        "ns/path"
     );
     for (name, pos, peer) in &positions {
+        let (distinct, paths) = work(pos, &mut gen, &mut sets);
         let a = quick_median(|| per_roll(pos, &mut gen, &mut out));
         let b = quick_median(|| shared(pos, &mut sets));
         eprintln!(
-            "{name:<10} {peer:>10.0} {a:>10.1} {b:>10.1} {:>11.1}× {:>11.2}×",
+            "{name:<10} {peer:>9.1} {a:>9.1} {b:>9.1} {:>7.1}× {:>7.2}× {distinct:>9} {paths:>9} {:>10.1} {:>10.2}",
             peer / b,
-            a / b
+            a / b,
+            distinct as f64 / b,
+            b * 1e3 / paths as f64,
         );
     }
     eprintln!();
