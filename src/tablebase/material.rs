@@ -304,16 +304,22 @@ fn pawn_on_edge(pawns: [bool; 2], a: u8, b: u8) -> bool {
     pawns[0] && on_edge(a) || pawns[1] && on_edge(b)
 }
 
-/// The e.p. target a KPvKP turn start can hold (module documentation): the square behind
-/// the pawn of the side *not* to move when that pawn stands on its fourth rank (White's pawn
-/// `a` on rank 4 with Black to move, Black's `b` on rank 5 with White to move) and nothing
-/// stands on the square; `None` otherwise. Squares: white king, black king, `a`, `b`.
-fn fresh_target(black_to_move: bool, [wk, bk, a, b]: [u8; 4]) -> Option<u8> {
-    let target = if black_to_move {
-        (a >> 3 == 3).then(|| a - 8)?
+/// The square behind the pawn of the side *not* to move when that pawn stands on its fourth
+/// rank (White's pawn `a` on rank 4 with Black to move, Black's `b` on rank 5 with White to
+/// move): where a KPvKP turn start's e.p. target can be, occupied or not.
+fn behind_double_step(black_to_move: bool, a: u8, b: u8) -> Option<u8> {
+    if black_to_move {
+        (a >> 3 == 3).then(|| a - 8)
     } else {
-        (b >> 3 == 4).then(|| b + 8)?
-    };
+        (b >> 3 == 4).then(|| b + 8)
+    }
+}
+
+/// The e.p. target a KPvKP turn start can hold (module documentation): the square
+/// [`behind_double_step`] when nothing stands on it; `None` otherwise. Squares: white king,
+/// black king, `a`, `b`.
+fn fresh_target(black_to_move: bool, [wk, bk, a, b]: [u8; 4]) -> Option<u8> {
+    let target = behind_double_step(black_to_move, a, b)?;
     (![wk, bk, a, b].contains(&target)).then_some(target)
 }
 
@@ -755,11 +761,7 @@ fn ep_bit(pos: &Position, black_to_move: bool, [wk, bk, a, b]: [u8; 4]) -> Optio
         return Some(0);
     }
     // The target behind the double step, usable (empty) or not.
-    let behind = if black_to_move {
-        (a >> 3 == 3).then(|| a - 8)?
-    } else {
-        (b >> 3 == 4).then(|| b + 8)?
-    };
+    let behind = behind_double_step(black_to_move, a, b)?;
     if set != 1u64 << behind {
         return None;
     }
