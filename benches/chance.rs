@@ -112,9 +112,9 @@ fn peer_us() -> ([(&'static str, f64); 5], bool) {
 }
 
 /// What one expansion produces, counted outside any timing: the distinct positions over all
-/// 56 rolls (by key) and the legal turn paths summed over the rolls (the per-roll
-/// generator's paths under the maximum dice rule; a king-capturing roll counts its
-/// capturing paths).
+/// 56 rolls (by key) and the legal turn paths summed over the rolls (what
+/// `TurnGenerator::legal_paths_into` lists for each roll: its king captures, then its paths
+/// of maximal cost).
 fn work(pos: &Position, gen: &mut TurnGenerator, sets: &mut RollSets) -> (usize, usize) {
     expand_all_rolls(pos, sets);
     let mut distinct = BTreeSet::new();
