@@ -1,4 +1,6 @@
-//! Leaves per second of a learned evaluator, per feature schema, one core: the schema's
+//! Leaves per second of a learned evaluator, per feature schema, one core (the timing loop
+//! runs inside the one-thread pool, as the search's evaluations do: handing each call to the
+//! pool from outside cost about 55 µs here, more than a 1024-leaf material batch): the schema's
 //! feature extraction alone, then the whole evaluation (features + forward) by the native
 //! MLP forward and by ONNX Runtime, on the same package (a 32-unit hidden layer, the
 //! `python -m dicechess.train` default, random weights), at batch sizes 64 (a small chance
@@ -7,6 +9,8 @@
 //!
 //! The leaves: the distinct end positions of every roll of Kiwipete after 1. e4-like
 //! moves (`expand_all_rolls` of the benchmark positions), the rows a chance node scores.
+//! The hand-written evaluators `best` and `expectimax` use (dice-aware, material) are timed
+//! on the same batches first, as the yardstick a learned leaf has to pay for.
 //! Needs the ONNX Runtime: `bash .ci/install-onnxruntime`.
 #![allow(clippy::unwrap_used)]
 
@@ -19,12 +23,18 @@ use dicechess::eval::features::{schema, Perspective};
 use dicechess::eval::onnx::{
     sha256_hex, Dense, FeatureModel, MlpGraph, ModelPackage, NativeModel, Role,
 };
-use dicechess::eval::BatchEvaluator;
+use dicechess::eval::{BatchEvaluator, DiceAware, Material};
 use dicechess::rules::{expand_all_rolls, RollOutcome, RollSets};
 use std::hint::black_box;
 use std::time::Duration;
 
-const SCHEMAS: [&str; 4] = ["material-7-v1", "rich-9-v1", "kcp-13", "kcp-mobility-27-v1"];
+const SCHEMAS: [&str; 5] = [
+    "material-7-v1",
+    "rich-9-v1",
+    "kcp-13",
+    "kcp-mobility-27-v1",
+    "dice-terms-v1",
+];
 
 /// Leaves of the benchmark positions' chance nodes, deduplicated per node.
 fn leaves() -> Vec<Position> {
@@ -96,6 +106,27 @@ fn bench(c: &mut Criterion) {
     let all = leaves();
     let pool = common::pool(1);
     eprintln!("{} leaves from the benchmark positions", all.len());
+    let hand: [(&str, Box<dyn BatchEvaluator>); 2] = [
+        ("dice-aware", Box::new(DiceAware::default())),
+        ("material", Box::new(Material)),
+    ];
+    for (name, eval) in &hand {
+        let mut group = c.benchmark_group(format!("leaves/{name}"));
+        for n in [64usize, 1024] {
+            let batch = PositionBatch::from_positions(&all[..n.min(all.len())]);
+            let mut out = vec![f32::NAN; batch.len()];
+            pool.install(|| eval.evaluate(&batch, &mut out)).unwrap();
+            assert!(
+                out.iter().all(|v| v.is_finite()),
+                "{name}: a leaf without a score"
+            );
+            group.throughput(Throughput::Elements(batch.len() as u64));
+            group.bench_function(BenchmarkId::new("evaluate", n), |bn| {
+                pool.install(|| bn.iter(|| eval.evaluate(black_box(&batch), &mut out)))
+            });
+        }
+        group.finish();
+    }
     for id in SCHEMAS {
         let width = schema(id).unwrap().width();
         let (native, ort) = package(id, width);
@@ -110,17 +141,19 @@ fn bench(c: &mut Criterion) {
             }
             group.throughput(Throughput::Elements(batch.len() as u64));
             group.bench_function(BenchmarkId::new("features", n), |bn| {
-                bn.iter(|| {
-                    schema(id)
-                        .unwrap()
-                        .extract(black_box(&batch), Perspective::SideToMove)
+                pool.install(|| {
+                    bn.iter(|| {
+                        schema(id)
+                            .unwrap()
+                            .extract(black_box(&batch), Perspective::SideToMove)
+                    })
                 })
             });
             group.bench_function(BenchmarkId::new("native", n), |bn| {
-                bn.iter(|| pool.install(|| native.evaluate(black_box(&batch), &mut a)))
+                pool.install(|| bn.iter(|| native.evaluate(black_box(&batch), &mut a)))
             });
             group.bench_function(BenchmarkId::new("ort", n), |bn| {
-                bn.iter(|| pool.install(|| ort.evaluate(black_box(&batch), &mut b)))
+                pool.install(|| bn.iter(|| ort.evaluate(black_box(&batch), &mut b)))
             });
         }
         group.finish();

@@ -280,8 +280,8 @@ fn leaves_scored_in_place_equal_the_batch_path() {
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
 
-    /// The forward pass this CPU dispatches to (AVX where present) gives the same bits as the
-    /// baseline build's form, on nets of any width: no fused multiply-add, no reordered sum
+    /// The forward pass this CPU dispatches to (AVX where present, AVX-512 blocks of rows) gives
+    /// the same bits as the baseline build's form, on nets of any width: no fused multiply-add, no reordered sum
     /// (the wasm32 build runs the baseline form, and `best-net` must play the same there).
     #[test]
     fn the_dispatched_forward_gives_the_portable_bits(
@@ -317,6 +317,18 @@ proptest::proptest! {
             let fast = graph.forward(&x, &mut scratch);
             let portable = graph.forward_portable(&x, &mut scratch);
             proptest::prop_assert_eq!(fast.to_bits(), portable.to_bits(), "{:?} on {:?}", sizes, x);
+        }
+        // Several rows at once (blocks of four on AVX-512, the rest one by one): each row
+        // the portable bits.
+        let n = (seed % 11) as usize;
+        let xs: Vec<f32> = (0..n * input)
+            .map(|_| (rng.next_u64() >> 40) as f32 / (1u64 << 20) as f32 - 8.0)
+            .collect();
+        let mut out = vec![f32::NAN; n];
+        graph.forward_rows(&xs, &mut out, &mut scratch);
+        for (r, (x, y)) in xs.chunks_exact(input).zip(&out).enumerate() {
+            let portable = graph.forward_portable(x, &mut scratch);
+            proptest::prop_assert_eq!(y.to_bits(), portable.to_bits(), "{:?} row {} of {}", sizes, r, n);
         }
     }
 }

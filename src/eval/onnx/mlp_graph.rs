@@ -402,7 +402,12 @@ impl MlpGraph {
             }
             std::mem::swap(a, b);
         }
-        let z = a[0];
+        self.squash(a[0])
+    }
+
+    /// The last layer's output through the sigmoid when the graph has one.
+    #[inline(always)]
+    pub(super) fn squash(&self, z: f32) -> f32 {
         if self.sigmoid {
             // `libm::expf`, not `f32::exp`: the same bits on every target (Cargo.toml).
             1.0 / (1.0 + libm::expf(-z))
@@ -468,7 +473,7 @@ fn tiles<const G: usize>(layer: &Dense, x: &[f32], out: &mut [f32], t: usize) {
 
 /// `Σ x_i · w_i` over eight partial sums.
 #[inline(always)]
-fn dot(x: &[f32], w: &[f32]) -> f32 {
+pub(super) fn dot(x: &[f32], w: &[f32]) -> f32 {
     let mut acc = [0.0f32; TILE];
     let (xc, wc) = (x.chunks_exact(TILE), w.chunks_exact(TILE));
     let (xr, wr) = (xc.remainder(), wc.remainder());

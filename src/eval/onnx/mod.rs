@@ -13,6 +13,7 @@ mod external_data;
 mod manifest;
 mod mlp_export;
 mod mlp_graph;
+mod mlp_rows;
 mod native_model;
 mod package;
 mod version;

@@ -6,6 +6,7 @@
 use super::error::ModelError;
 use super::manifest::{Manifest, Role};
 use super::mlp_graph::{read_mlp, MlpGraph, MlpGraphError};
+use super::mlp_rows::BLOCK_ROWS;
 use super::package::ModelPackage;
 use crate::batch::{LeafBatch, PositionBatch};
 use crate::eval::features::{FeatureSchema, Perspective};
@@ -132,9 +133,7 @@ impl NativeModel {
             .zip(out.par_chunks_mut(per_task))
             .for_each(|(f, o)| {
                 let mut scratch = [Vec::new(), Vec::new()];
-                for (x, y) in f.chunks_exact(cols).zip(o.iter_mut()) {
-                    *y = self.graph.forward(x, &mut scratch);
-                }
+                self.graph.forward_rows(f, o, &mut scratch);
             });
         if let Some(i) = out.iter().position(|v| !v.is_finite()) {
             return Err(EvalError::Inference(format!(
@@ -172,8 +171,9 @@ impl BatchEvaluator for NativeModel {
         Ok(())
     }
 
-    /// The leaves scored row by row where they are: each row's features into one reused
-    /// buffer, then the forward pass — no feature matrix, no rayon task per chance node (a
+    /// The leaves scored where they are, [`BLOCK_ROWS`] at a time: their features into one
+    /// reused buffer, then the forward pass over the block ([`MlpGraph::forward_rows`], the
+    /// bits of one row at a time) — no feature matrix, no rayon task per chance node (a
     /// chance node's leaves are hundreds; the search already runs one chance node per
     /// worker). Equal to [`BatchEvaluator::evaluate`] on the same rows (tests/native_mlp.rs).
     fn evaluate_leaves(&self, leaves: &mut LeafBatch) -> Result<bool, EvalError> {
@@ -181,21 +181,27 @@ impl BatchEvaluator for NativeModel {
             return Ok(false);
         }
         let width = self.schema.width();
-        let mut features = vec![0.0f32; width];
+        let mut features = vec![0.0f32; width * BLOCK_ROWS];
+        let mut probs = [0.0f32; BLOCK_ROWS];
         let mut scratch = [Vec::new(), Vec::new()];
         let (rows, values) = leaves.rows_and_values_mut();
-        for (v, pos) in values.iter_mut().zip(rows) {
-            self.schema
-                .extract_row(pos, pos.side_to_move(), &mut features);
-            let p = self.graph.forward(&features, &mut scratch);
-            if !p.is_finite() {
-                return Err(EvalError::Inference(format!(
-                    "{}: output for {} is {p}",
-                    self.manifest().model_id,
-                    pos.to_dfen()
-                )));
+        for (vs, ps) in values.chunks_mut(BLOCK_ROWS).zip(rows.chunks(BLOCK_ROWS)) {
+            for (pos, f) in ps.iter().zip(features.chunks_exact_mut(width.max(1))) {
+                self.schema.extract_row(pos, pos.side_to_move(), f);
             }
-            *v = win_probability_to_score(p);
+            let k = ps.len();
+            self.graph
+                .forward_rows(&features[..k * width], &mut probs[..k], &mut scratch);
+            for ((v, &p), pos) in vs.iter_mut().zip(&probs).zip(ps) {
+                if !p.is_finite() {
+                    return Err(EvalError::Inference(format!(
+                        "{}: output for {} is {p}",
+                        self.manifest().model_id,
+                        pos.to_dfen()
+                    )));
+                }
+                *v = win_probability_to_score(p);
+            }
         }
         Ok(true)
     }
