@@ -442,12 +442,19 @@ fn dense_into(layer: &Dense, x: &[f32], out: &mut Vec<f32>) {
         t += TILE;
     }
     for (j, o) in out.iter_mut().enumerate().skip(t) {
-        let mut acc = layer.bias[j];
-        for (i, &xi) in x.iter().enumerate() {
-            acc += xi * layer.weights[i * n + j];
-        }
-        *o = acc;
+        *o = one_output(layer, x, j);
     }
+}
+
+/// Output `j` of a dense layer alone, summed in the tiles' order: bias, then `x_0 w_0`,
+/// `x_1 w_1`, … (the outputs a layer's tiles leave over, here and in `mlp_rows`).
+#[inline(always)]
+pub(super) fn one_output(layer: &Dense, x: &[f32], j: usize) -> f32 {
+    let mut acc = layer.bias[j];
+    for (i, &xi) in x.iter().enumerate() {
+        acc += xi * layer.weights[i * layer.outputs + j];
+    }
+    acc
 }
 
 /// Outputs `t .. t + G·TILE` of a dense layer, in `G` register tiles.

@@ -15,7 +15,7 @@
 // Elsewhere (wasm32, other CPUs) every row runs one by one: the block form's pieces go unused.
 #![cfg_attr(not(target_arch = "x86_64"), allow(dead_code, unused_imports))]
 
-use super::mlp_graph::{dot, Dense, MlpGraph};
+use super::mlp_graph::{dot, one_output, Dense, MlpGraph};
 
 /// Rows a block of the AVX-512 form computes together (4 rows × 2 tiles = 8 accumulators,
 /// 8 of the 32 vector registers, with room for the weights and the broadcast inputs).
@@ -137,11 +137,7 @@ unsafe fn dense_rows(layer: &Dense, a: &[f32], out: &mut Vec<f32>) {
     }
     for (x, o) in a.chunks_exact(m).zip(out.chunks_exact_mut(n)) {
         for (j, y) in o.iter_mut().enumerate().skip(t) {
-            let mut acc = layer.bias[j];
-            for (i, &xi) in x.iter().enumerate() {
-                acc += xi * layer.weights[i * n + j];
-            }
-            *y = acc;
+            *y = one_output(layer, x, j);
         }
     }
 }
