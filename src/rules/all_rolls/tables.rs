@@ -20,8 +20,12 @@ pub(super) struct SpentTables {
     /// `rest_mask[s][r]`: the type mask of the faces roll `r` holds beyond multiset `s`
     /// (0 when `r` does not contain `s`).
     pub(super) rest_mask: [[u8; 56]; SPENT_SETS],
-    /// `subsets[r]`: the non-empty multisets roll `r` contains (bit per multiset index).
-    pub(super) subsets: [u128; 56],
+    /// `by_size[r][k]`: the distinct multisets of `3 - k` dice roll `r` contains, ascending
+    /// by index (`by_size_len[r][k]` of them): what the maximum dice rule looks up, largest
+    /// first.
+    pub(super) by_size: [[[u8; 3]; 3]; 56],
+    /// How many entries of `by_size` are used.
+    pub(super) by_size_len: [[u8; 3]; 56],
     /// A random salt per multiset, XORed into node keys so that one key set serves all.
     pub(super) salt: [u64; SPENT_SETS],
 }
@@ -118,7 +122,8 @@ const fn build_tables() -> SpentTables {
         add: [[u8::MAX; 7]; SPENT_SETS],
         rolls_containing: [0; SPENT_SETS],
         rest_mask: [[0; 56]; SPENT_SETS],
-        subsets: [0; 56],
+        by_size: [[[0; 3]; 3]; 56],
+        by_size_len: [[0; 3]; 56],
         salt: [0; SPENT_SETS],
     };
     // Enumerate by size: {}, the 6 singles, the 21 pairs, the 56 triples.
@@ -171,7 +176,10 @@ const fn build_tables() -> SpentTables {
                 t.rolls_containing[s] |= 1 << r;
                 t.rest_mask[s][r] = rest_mask(t.faces[s], ROLLS[r].faces);
                 if s > 0 {
-                    t.subsets[r] |= 1 << s;
+                    let k = 3 - t.size[s] as usize;
+                    let len = t.by_size_len[r][k] as usize;
+                    t.by_size[r][k][len] = s as u8;
+                    t.by_size_len[r][k] += 1;
                 }
             }
             r += 1;

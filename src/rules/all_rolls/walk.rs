@@ -51,7 +51,6 @@ fn expand_metered<M: Meter>(pos: &Position, out: &mut RollSets, meter: &mut M) -
         seen: &mut out.seen,
         end_keys: &mut out.end_keys,
         king_rolls: 0,
-        reached: 0,
         meter,
         exhausted: false,
     };
@@ -93,8 +92,8 @@ fn expand_metered<M: Meter>(pos: &Position, out: &mut RollSets, meter: &mut M) -
     if walk.exhausted {
         return false;
     }
-    let (king_rolls, reached) = (walk.king_rolls, walk.reached);
-    out.settle(king_rolls, reached);
+    let king_rolls = walk.king_rolls;
+    out.settle(king_rolls);
     true
 }
 
@@ -108,8 +107,6 @@ struct Walk<'a, M: Meter> {
     exhausted: bool,
     /// Rolls in which some payable line captures the king.
     king_rolls: u64,
-    /// Multisets spent by some non-capturing line (bit per multiset index).
-    reached: u128,
 }
 
 impl<M: Meter> Walk<'_, M> {
@@ -241,7 +238,6 @@ impl<M: Meter> Walk<'_, M> {
         let occupied = pos.occupied().0;
         for e in list.entries() {
             let next_spent = t.add[spent][e.piece.face() as usize] as usize;
-            self.reached |= 1u128 << next_spent;
             // What moving this piece does to the castling rights (docs/rules.md §4): the same
             // for every destination, so it is one key change for the whole entry.
             let rights = pos.castling().0;
@@ -433,7 +429,6 @@ impl<M: Meter> Walk<'_, M> {
                 self.king_rolls |= t.rolls_containing[next_spent];
                 return;
             }
-            self.reached |= 1u128 << next_spent;
             // A child that commutes with the move into this node and starts on a lower
             // square is the child of that move's node instead (a node one die deep has one
             // path, so its child there is never skipped): the rule of `expand_leaves`.
