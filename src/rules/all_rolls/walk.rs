@@ -56,9 +56,10 @@ fn expand_metered<M: Meter>(pos: &Position, out: &mut RollSets, meter: &mut M) -
         meter,
         exhausted: false,
     };
-    // Level by level (by dice spent), so that every king capture one level can make is known
-    // before the next level is generated: a roll that captures the king needs no end states,
-    // and a node generates only the faces some still-open roll could pay for.
+    // Level by level (by dice spent), so that every king capture the root and the one-die
+    // nodes can make is known before the next level is generated: a roll that captures the
+    // king needs no more nodes, and a node generates only the faces some still-open roll
+    // could pay for (the two-dice nodes find their captures among their leaves, below).
     walk.mark_king_captures(&root, 0);
     let [level1, level2] = &mut out.levels;
     walk.expand(
