@@ -237,11 +237,28 @@ impl<M: Meter> Walk<'_, M> {
         let their_kings = pos.piece_bb(us.opponent(), PieceType::King).0;
         let last_rank = if us == Color::White { 7 } else { 0 };
         let occupied = pos.occupied().0;
+        let rights = pos.castling().0;
         for e in list.entries() {
+            // Whether some leaf of this piece may commute with the node's last move.
+            let from = e.from.to_u8();
+            let may_skip = from < node.last_from && node.last_footprint & 1u64 << from == 0;
+            // The leaves that commute with the node's last move, dropped as a set before
+            // any is looked at ([`commuting_targets`]); the per-leaf test below stays for
+            // the pawn moves it leaves to the full move or to the leaf-by-leaf path. An
+            // entry left with no leaf costs nothing more.
+            let last = node.last_footprint;
+            let kept = if may_skip {
+                e.to.0
+                    & !commuting_targets(e.piece, us, e.from, e.to.0, occupied, their_kings, last)
+            } else {
+                e.to.0
+            };
+            if kept == 0 {
+                continue;
+            }
             let next_spent = t.add[spent][e.piece.face() as usize] as usize;
             // What moving this piece does to the castling rights (docs/rules.md §4): the same
             // for every destination, so it is one key change for the whole entry.
-            let rights = pos.castling().0;
             let moved_rights = match e.piece {
                 PieceType::King => rights & !color_rights(us),
                 // Only a rook leaving one of its own corners (a rook may stand on the
@@ -253,20 +270,8 @@ impl<M: Meter> Walk<'_, M> {
             };
             let rights_delta = zobrist::castling(rights) ^ zobrist::castling(moved_rights);
             let base = pos.key() ^ end_delta ^ rights_delta ^ zobrist::piece(us, e.piece, e.from);
-            // Whether some leaf of this piece may commute with the node's last move.
-            let from = e.from.to_u8();
-            let may_skip = from < node.last_from && node.last_footprint & 1u64 << from == 0;
-            // The leaves that commute with the node's last move, dropped as a set before
-            // any is looked at ([`commuting_targets`]); the per-leaf test below stays for
-            // the pawn moves it leaves to the full move or to the leaf-by-leaf path.
-            let last = node.last_footprint;
-            let skipped = if may_skip {
-                commuting_targets(e.piece, us, e.from, e.to.0, occupied, their_kings, last)
-            } else {
-                0
-            };
             let pawn_may_skip = may_skip && e.piece == PieceType::Pawn;
-            for to in Bitboard(e.to.0 & !skipped) {
+            for to in Bitboard(kept) {
                 let bit = 1u64 << to.index();
                 let skip = pawn_may_skip && footprint(from, to.to_u8()) & last == 0;
                 // (An odd DFEN may put an e.p. target on the last rank: a diagonal step onto
