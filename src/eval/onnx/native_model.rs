@@ -7,12 +7,6 @@ use super::error::ModelError;
 use super::manifest::{Manifest, Role};
 use super::mlp_graph::{read_mlp, MlpGraph, MlpGraphError};
 use super::mlp_rows::BLOCK_ROWS;
-
-/// Leaves whose features `evaluate_leaves` gathers before one
-/// [`MlpGraph::forward_rows`] call: sixteen AVX-512 blocks, so the call's checks (the
-/// graph's shape, the CPU) are paid once per 64 leaves, while the features (64 × 20 floats
-/// for `dice-terms-v1`) stay in the first-level cache.
-const LEAF_CHUNK: usize = 16 * BLOCK_ROWS;
 use super::package::ModelPackage;
 use crate::batch::{LeafBatch, PositionBatch};
 use crate::eval::features::{FeatureSchema, Perspective};
@@ -20,6 +14,12 @@ use crate::eval::{check_len, win_probability_to_score, BatchEvaluator, EvalError
 use ndarray::ArrayView2;
 use rayon::prelude::*;
 use std::path::Path;
+
+/// Leaves whose features `evaluate_leaves` gathers before one
+/// [`MlpGraph::forward_rows`] call: sixteen AVX-512 blocks, so the call's checks (the
+/// graph's shape, the CPU) are paid once per 64 leaves, while the features (64 × 20 floats
+/// for `dice-terms-v1`) stay in the first-level cache.
+const LEAF_CHUNK: usize = 16 * BLOCK_ROWS;
 
 /// Rows one rayon task takes at least: below that a batch runs on the calling thread.
 const MIN_ROWS_PER_TASK: usize = 256;
