@@ -21,6 +21,7 @@
 
 mod footprint;
 mod node;
+mod pawn_targets;
 mod quiet_move;
 mod roll_sets;
 mod tables;

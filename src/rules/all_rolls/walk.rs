@@ -4,6 +4,7 @@
 
 use super::footprint::{commuting_targets, footprint, COMMUTES_WITH_NOTHING};
 use super::node::Node;
+use super::pawn_targets::PawnTargets;
 use super::quiet_move::{pawn_ep_delta, victim_delta, QuietMove, PROMOTIONS};
 use super::roll_sets::RollSets;
 use super::tables::TABLES;
@@ -178,7 +179,7 @@ impl<M: Meter> Walk<'_, M> {
     /// computed by the caller (cheaply, before the position exists, on the leaf level); the
     /// position is built only when the key is new, as a copy of `base` that `finish` turns
     /// into the end state in its bucket slot (see [`Position::play_in_place_unchecked`]).
-    #[inline]
+    #[inline(always)]
     fn keep_end(
         &mut self,
         spent: usize,
@@ -228,34 +229,38 @@ impl<M: Meter> Walk<'_, M> {
         if mask == 0 {
             return;
         }
-        generate_into(pos, mask, false, list);
-        if !self.pay(|| list.count(pos) as u64) {
+        // Pawns are walked set-wise below, not as list entries: at the start position they
+        // were two thirds of the entries, each an entry's set-up for one or two leaves.
+        let pawns = PieceType::Pawn.mask_bit();
+        generate_into(pos, mask & !pawns, false, list);
+        let us = pos.side_to_move();
+        let own_pawns = if mask & pawns != 0 {
+            pos.piece_bb(us, PieceType::Pawn)
+        } else {
+            Bitboard(0)
+        };
+        let pawn_moves = PawnTargets::new(pos, own_pawns);
+        let their_kings = pos.piece_bb(us.opponent(), PieceType::King).0;
+        if !self.pay(|| list.count(pos) as u64 + pawn_moves.count(us, their_kings)) {
             return;
         }
-        let us = pos.side_to_move();
-        let end_delta = pos.end_turn_key() ^ pos.key();
-        let their_kings = pos.piece_bb(us.opponent(), PieceType::King).0;
-        let last_rank = if us == Color::White { 7 } else { 0 };
-        let occupied = pos.occupied().0;
+        let leaves = Leaves {
+            pos,
+            base: pos.end_turn_key(),
+            their_kings,
+            occupied: pos.occupied().0,
+            last_from: node.last_from,
+            last: node.last_footprint,
+        };
         let rights = pos.castling().0;
-        for e in list.entries() {
-            // Whether some leaf of this piece may commute with the node's last move.
-            let from = e.from.to_u8();
-            let may_skip = from < node.last_from && node.last_footprint & 1u64 << from == 0;
-            // The leaves that commute with the node's last move, dropped as a set before
-            // any is looked at ([`commuting_targets`]); the per-leaf test below stays for
-            // the pawn moves it leaves to the full move or to the leaf-by-leaf path. An
-            // entry left with no leaf costs nothing more.
-            let last = node.last_footprint;
-            let kept = if may_skip {
-                e.to.0
-                    & !commuting_targets(e.piece, us, e.from, e.to.0, occupied, their_kings, last)
-            } else {
-                e.to.0
-            };
-            if kept == 0 {
-                continue;
+        let next_spent = t.add[spent][PieceType::Pawn.face() as usize] as usize;
+        for from in own_pawns {
+            let to = pawn_moves.of(us, from);
+            if to != 0 {
+                self.entry_leaves(&leaves, PieceType::Pawn, from, to, rights, next_spent);
             }
+        }
+        for e in list.entries() {
             let next_spent = t.add[spent][e.piece.face() as usize] as usize;
             // What moving this piece does to the castling rights (docs/rules.md §4): the same
             // for every destination, so it is one key change for the whole entry.
@@ -268,67 +273,110 @@ impl<M: Meter> Walk<'_, M> {
                 }
                 _ => rights,
             };
-            let rights_delta = zobrist::castling(rights) ^ zobrist::castling(moved_rights);
-            let base = pos.key() ^ end_delta ^ rights_delta ^ zobrist::piece(us, e.piece, e.from);
-            let pawn_may_skip = may_skip && e.piece == PieceType::Pawn;
-            for to in Bitboard(kept) {
-                let bit = 1u64 << to.index();
-                let skip = pawn_may_skip && footprint(from, to.to_u8()) & last == 0;
-                // (An odd DFEN may put an e.p. target on the last rank: a diagonal step onto
-                // an empty square stays with the full move below.)
-                let plain_promotion = e.piece == PieceType::Pawn
-                    && to.rank() == last_rank
-                    && (bit & occupied != 0 || to.file() == e.from.file());
-                if plain_promotion {
-                    if skip {
-                        continue;
-                    }
-                    let victim = victim_delta(pos, to, their_kings, moved_rights);
-                    self.promotion_leaves(pos, e.from, to, base, victim, next_spent);
-                    continue;
-                }
-                let mut key = base ^ zobrist::piece(us, e.piece, to);
-                let mut ep_toggle = 0u64;
-                if e.piece == PieceType::Pawn {
-                    match pawn_ep_delta(pos, e.from, to) {
-                        Some(toggle) => {
-                            ep_toggle = toggle;
-                            if toggle != 0 {
-                                key ^= zobrist::ep_set(Bitboard(toggle));
-                            }
-                        }
-                        None => {
-                            // Promotions, e.p. captures, odd targets: generate and play.
-                            self.leaves_in_full(pos, e, bit, next_spent);
-                            continue;
-                        }
-                    }
-                }
-                let Some((victim_key, rights_after, victim, ep_clear)) =
-                    victim_delta(pos, to, their_kings, moved_rights)
-                else {
-                    // A king victim.
-                    self.leaves_in_full(pos, e, bit, next_spent);
-                    continue;
-                };
+            self.entry_leaves(&leaves, e.piece, e.from, e.to.0, moved_rights, next_spent);
+        }
+    }
+
+    /// The leaves of one piece: the moves of the `piece` on `from` to the squares of
+    /// `targets`, which leave the castling rights at `moved_rights`, ending in the bucket
+    /// of `spent` (see [`Walk::expand_leaves`]). Inlined into both callers, so the pawn
+    /// tests fold away for the other pieces.
+    #[inline(always)]
+    fn entry_leaves(
+        &mut self,
+        leaves: &Leaves,
+        piece: PieceType,
+        from: Square,
+        targets: u64,
+        moved_rights: u8,
+        spent: usize,
+    ) {
+        let Leaves {
+            pos,
+            base,
+            their_kings,
+            occupied,
+            last_from,
+            last,
+        } = *leaves;
+        let us = pos.side_to_move();
+        // Whether some leaf of this piece may commute with the node's last move.
+        let f = from.to_u8();
+        let may_skip = f < last_from && last & 1u64 << f == 0;
+        // The leaves that commute with the node's last move, dropped as a set before any is
+        // looked at ([`commuting_targets`]); the per-leaf test below stays for the pawn
+        // moves it leaves to the full move or to the leaf-by-leaf path. A piece left with
+        // no leaf costs nothing more.
+        let kept = if may_skip {
+            targets & !commuting_targets(piece, us, from, targets, occupied, their_kings, last)
+        } else {
+            targets
+        };
+        if kept == 0 {
+            return;
+        }
+        let rights = pos.castling().0;
+        let rights_delta = zobrist::castling(rights) ^ zobrist::castling(moved_rights);
+        let base = base ^ rights_delta ^ zobrist::piece(us, piece, from);
+        let pawn_may_skip = may_skip && piece == PieceType::Pawn;
+        let last_rank = if us == Color::White { 7 } else { 0 };
+        for to in Bitboard(kept) {
+            let bit = 1u64 << to.index();
+            let skip = pawn_may_skip && footprint(f, to.to_u8()) & last == 0;
+            // (An odd DFEN may put an e.p. target on the last rank: a diagonal step onto
+            // an empty square stays with the full move below.)
+            let plain_promotion = piece == PieceType::Pawn
+                && to.rank() == last_rank
+                && (bit & occupied != 0 || to.file() == from.file());
+            if plain_promotion {
                 if skip {
                     continue;
                 }
-                key ^= victim_key;
-                let quiet = QuietMove {
-                    piece: e.piece,
-                    landed: e.piece,
-                    from: e.from,
-                    to,
-                    victim,
-                    rights: rights_after,
-                    // Distinct squares: a pawn mover toggles a square on its own side of
-                    // `to`, its victim's target lies beyond it.
-                    ep_toggle: ep_toggle ^ ep_clear,
-                    key,
-                };
-                self.keep_end(next_spent, key, pos, |p| quiet.play_end_in_place(p));
+                let victim = victim_delta(pos, to, their_kings, moved_rights);
+                self.promotion_leaves(pos, from, to, base, victim, spent);
+                continue;
             }
+            let mut key = base ^ zobrist::piece(us, piece, to);
+            let mut ep_toggle = 0u64;
+            if piece == PieceType::Pawn {
+                match pawn_ep_delta(pos, from, to) {
+                    Some(toggle) => {
+                        ep_toggle = toggle;
+                        if toggle != 0 {
+                            key ^= zobrist::ep_set(Bitboard(toggle));
+                        }
+                    }
+                    None => {
+                        // Promotions, e.p. captures, odd targets: generate and play.
+                        self.leaves_in_full(pos, piece, from, bit, spent);
+                        continue;
+                    }
+                }
+            }
+            let Some((victim_key, rights_after, victim, ep_clear)) =
+                victim_delta(pos, to, their_kings, moved_rights)
+            else {
+                // A king victim.
+                self.leaves_in_full(pos, piece, from, bit, spent);
+                continue;
+            };
+            if skip {
+                continue;
+            }
+            key ^= victim_key;
+            let quiet = QuietMove {
+                piece,
+                landed: piece,
+                from,
+                to,
+                victim,
+                rights: rights_after,
+                // Distinct squares: a pawn mover toggles a square on its own side of `to`,
+                // its victim's target lies beyond it.
+                ep_toggle: ep_toggle ^ ep_clear,
+                key,
+            };
+            self.keep_end(spent, key, pos, |p| quiet.play_end_in_place(p));
         }
     }
 
@@ -377,7 +425,7 @@ impl<M: Meter> Walk<'_, M> {
         }
     }
 
-    /// The leaves of entry `e` onto the squares of `to` played in full ([`Walk::leaf`]): the
+    /// The leaves of the `piece` on `from` onto the squares of `to` played in full ([`Walk::leaf`]): the
     /// rare leaves the set-wise key leaves out (king victims, e.p. captures, odd targets).
     ///
     /// Out of line on purpose: inlined into `expand_leaves`, its move encodings were hoisted
@@ -385,11 +433,20 @@ impl<M: Meter> Walk<'_, M> {
     /// whether a leaf needed them or not (callgrind, start position: 15 % of the walk).
     #[cold]
     #[inline(never)]
-    fn leaves_in_full(&mut self, pos: &Position, e: &PieceMoves, to: u64, spent: usize) {
+    fn leaves_in_full(
+        &mut self,
+        pos: &Position,
+        piece: PieceType,
+        from: Square,
+        to: u64,
+        spent: usize,
+    ) {
         let mut single = MoveList::default();
         single.push_entry(PieceMoves {
+            piece,
+            from,
             to: Bitboard(to),
-            ..*e
+            castles: 0,
         });
         single.for_each(pos, |m| self.leaf(pos, m, spent));
     }
@@ -500,6 +557,21 @@ impl<M: Meter> Walk<'_, M> {
             });
         });
     }
+}
+
+/// What every leaf of one two-dice node shares ([`Walk::entry_leaves`]).
+#[derive(Clone, Copy)]
+struct Leaves<'p> {
+    /// The node.
+    pos: &'p Position,
+    /// The key of the node's position after the end of turn.
+    base: u64,
+    /// The enemy king(s).
+    their_kings: u64,
+    occupied: u64,
+    /// The start square and footprint of the move into the node (see `expand_leaves`).
+    last_from: u8,
+    last: u64,
 }
 
 /// The type mask of all six faces.
