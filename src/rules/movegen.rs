@@ -308,13 +308,11 @@ pub fn generate_into(pos: &Position, type_mask: u8, castling: bool, list: &mut M
     }
 }
 
-/// Every pawn's entry: pushes and double pushes computed for all pawns at once with shifts,
-/// then split per pawn (the list needs one entry per origin).
+/// The squares the `pawns` of `us` reach by a single push and by a double push (onto empty
+/// squares, a double push from the pawn's second rank over an empty square), set-wise.
 #[inline]
-fn pawn_entries(pos: &Position, us: Color, occ: Bitboard, them: Bitboard, list: &mut MoveList) {
-    let pawns = pos.piece_bb(us, PieceType::Pawn);
-    let empty = !occ;
-    let (single, double) = match us {
+pub(crate) fn pawn_pushes(us: Color, pawns: Bitboard, empty: Bitboard) -> (Bitboard, Bitboard) {
+    match us {
         Color::White => {
             let single = pawns.north() & empty;
             (single, (single & Bitboard::rank(2)).north() & empty)
@@ -323,8 +321,29 @@ fn pawn_entries(pos: &Position, us: Color, occ: Bitboard, them: Bitboard, list: 
             let single = pawns.south() & empty;
             (single, (single & Bitboard::rank(5)).south() & empty)
         }
-    };
-    let targets = them | (pos.ep_targets() & ep_capture_rank(us) & empty);
+    }
+}
+
+/// The squares a pawn of `us` may capture on: the enemy pieces `them`, and the e.p. targets
+/// of `pos` on the rank where `us` can take them (empty squares).
+#[inline]
+pub(crate) fn pawn_capture_targets(
+    pos: &Position,
+    us: Color,
+    them: Bitboard,
+    empty: Bitboard,
+) -> Bitboard {
+    them | (pos.ep_targets() & ep_capture_rank(us) & empty)
+}
+
+/// Every pawn's entry: pushes and double pushes computed for all pawns at once with shifts,
+/// then split per pawn (the list needs one entry per origin).
+#[inline]
+fn pawn_entries(pos: &Position, us: Color, occ: Bitboard, them: Bitboard, list: &mut MoveList) {
+    let pawns = pos.piece_bb(us, PieceType::Pawn);
+    let empty = !occ;
+    let (single, double) = pawn_pushes(us, pawns, empty);
+    let targets = pawn_capture_targets(pos, us, them, empty);
     for from in pawns {
         let b = Bitboard::from_square(from);
         let (push, two) = match us {

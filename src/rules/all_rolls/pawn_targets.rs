@@ -2,7 +2,8 @@
 //! pushes and captures from a few shifts of the pawn set, read pawn by pawn without a move
 //! list (`Walk::expand_leaves`).
 
-use crate::board::{ep_capture_rank, Position};
+use crate::board::Position;
+use crate::rules::movegen::{pawn_capture_targets, pawn_pushes};
 use dicechess_kernels::{pawn_attacks, Bitboard, Color, Square};
 
 /// The target sets of the side to move's pawns: for each pawn, exactly the targets of its
@@ -27,22 +28,13 @@ impl PawnTargets {
     pub(super) fn new(pos: &Position, pawns: Bitboard) -> PawnTargets {
         let us = pos.side_to_move();
         let empty = !pos.occupied();
-        let (single, double) = match us {
-            Color::White => {
-                let single = pawns.north() & empty;
-                (single, (single & Bitboard::rank(2)).north() & empty)
-            }
-            Color::Black => {
-                let single = pawns.south() & empty;
-                (single, (single & Bitboard::rank(5)).south() & empty)
-            }
-        };
-        let them = pos.color(us.opponent());
+        let (single, double) = pawn_pushes(us, pawns, empty);
+        let captures = pawn_capture_targets(pos, us, pos.color(us.opponent()), empty);
         PawnTargets {
             pawns: pawns.0,
             single: single.0,
             double: double.0,
-            captures: (them | (pos.ep_targets() & ep_capture_rank(us) & empty)).0,
+            captures: captures.0,
         }
     }
 
