@@ -336,6 +336,25 @@ pub(crate) fn pawn_capture_targets(
     them | (pos.ep_targets() & ep_capture_rank(us) & empty)
 }
 
+/// The targets of the pawn of `us` on `from`, read from the set-wise pushes of all pawns
+/// (`single`, `double`, from [`pawn_pushes`]) and the squares pawns may capture on
+/// (`captures`, from [`pawn_capture_targets`]).
+#[inline(always)]
+pub(crate) fn pawn_targets_from(
+    us: Color,
+    from: Square,
+    single: Bitboard,
+    double: Bitboard,
+    captures: Bitboard,
+) -> Bitboard {
+    let b = Bitboard::from_square(from);
+    let (push, two) = match us {
+        Color::White => (b.north(), b.north().north()),
+        Color::Black => (b.south(), b.south().south()),
+    };
+    (single & push) | (double & two) | (pawn_attacks(us, from) & captures)
+}
+
 /// Every pawn's entry: pushes and double pushes computed for all pawns at once with shifts,
 /// then split per pawn (the list needs one entry per origin).
 #[inline]
@@ -345,12 +364,7 @@ fn pawn_entries(pos: &Position, us: Color, occ: Bitboard, them: Bitboard, list: 
     let (single, double) = pawn_pushes(us, pawns, empty);
     let targets = pawn_capture_targets(pos, us, them, empty);
     for from in pawns {
-        let b = Bitboard::from_square(from);
-        let (push, two) = match us {
-            Color::White => (b.north(), b.north().north()),
-            Color::Black => (b.south(), b.south().south()),
-        };
-        let to = (single & push) | (double & two) | (pawn_attacks(us, from) & targets);
+        let to = pawn_targets_from(us, from, single, double, targets);
         if to.any() {
             list.push(PieceMoves {
                 piece: PieceType::Pawn,
