@@ -127,3 +127,30 @@ fn best_net_plays_only_legal_turns() {
         }
     }
 }
+
+/// `best-net` widens its selective depth 3 under a clock to `BEST_NET_D3_WIDEST` replies by
+/// default (its gates: README "Generations against `best-v1`"); `--d3-widest` still rules,
+/// and `best` keeps its own default (no widening).
+#[test]
+fn best_net_widens_its_depth_3_by_default() {
+    let describe = |id: &str, d3_widest: Option<usize>| {
+        let opts = BotOptions {
+            table_mb: Some(1),
+            d3_widest,
+            ..BotOptions::default()
+        };
+        bot_by_id(id, &opts).unwrap().info().description
+    };
+    let widened = format!(
+        "widened to {} under a clock",
+        dicechess::bots::BEST_NET_D3_WIDEST
+    );
+    let d = describe("best-net", None);
+    assert!(d.contains(&widened), "{d}");
+    let d = describe("best-net", Some(1));
+    assert!(!d.contains("widened"), "{d}");
+    let d = describe("best-net", Some(4));
+    assert!(d.contains("widened to 4 under a clock"), "{d}");
+    let d = describe("best", None);
+    assert!(!d.contains("widened"), "{d}");
+}

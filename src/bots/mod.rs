@@ -30,7 +30,7 @@ pub use heuristic::{CheckmateAware, Greedy, GreedyTerms, RandomBot, RandomKingCa
 pub use policy::{dead_draw, win_probability, DrawDoublePolicy};
 pub use registry::{
     bot_by_id, is_registered, registry, BotBuildError, BotId, BotOptions, BEST_CANDIDATE_LIMIT,
-    BOT_IDS,
+    BEST_NET_D3_WIDEST, BOT_IDS,
 };
 pub use resign::ResignPolicy;
 pub use searching::{Deepening, ExpectimaxBot, MonteCarloBot, DEEPEN_TIME_RATIO, WARM_UP_POSITION};

@@ -65,7 +65,7 @@ pub struct BotOptions {
     /// The most replies per roll class those bots widen their selective depth 3 to under a
     /// clock, doubling from [`BotOptions::d3_replies`] while the time left covers the next
     /// search (`ExpectimaxBot::wider`); their value or less turns widening off [default:
-    /// [`D3_WIDEST`]].
+    /// [`BEST_NET_D3_WIDEST`] for `best-net`, [`D3_WIDEST`] for the others].
     pub d3_widest: Option<usize>,
 }
 
@@ -77,6 +77,14 @@ pub const D3_REPLIES: usize = 1;
 /// [`D3_REPLIES`], no widening, until a gate says otherwise (`--d3-widest 8` widens 1, 2, 4,
 /// 8 while time is left; README "Depth 3 that pays" has its gate).
 pub const D3_WIDEST: usize = D3_REPLIES;
+
+/// The most replies per roll class `best-net` widens its selective depth 3 to under a clock
+/// when the options do not say: 8 (1, 2, 4, 8 while time is left). Gated against `best-v1`:
+/// at `--tc 1+0` SPRT H1 after 321 pairs (seed 66, +33 ± 24 Elo), where unwidened it spent a
+/// seventh of `best-v1`'s time and was level on seed 65; at `--move-ms 200` see README
+/// "Generations against `best-v1`". `best` keeps [`D3_WIDEST`]: its own widening gate (1000
+/// ms, seed 34) was stopped undecided.
+pub const BEST_NET_D3_WIDEST: usize = 8;
 
 /// The depth-2 search's best candidates a selective depth 3 searches by default.
 pub const D3_CANDIDATES: usize = 8;
@@ -414,8 +422,13 @@ fn best(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
 /// it needs no file and no ONNX Runtime. Untimed it beat `best-v1` by SPRT (H1, +14 ± 11
 /// Elo over 1704 pairs, seed 21, before `best` deepened selectively); its timed gates are in
 /// README "Generations against `best-v1`". `--model` leaves it as it is: `best --model DIR`
-/// tries another package.
+/// tries another package. Under a clock it widens its depth 3 up to
+/// [`BEST_NET_D3_WIDEST`] replies unless `--d3-widest` says otherwise.
 fn best_net(opts: &BotOptions) -> Result<Box<dyn Bot>, BotBuildError> {
+    let opts = &BotOptions {
+        d3_widest: opts.d3_widest.or(Some(BEST_NET_D3_WIDEST)),
+        ..opts.clone()
+    };
     let leaf: Arc<dyn BatchEvaluator> =
         Arc::new(super::shipped_model().map_err(|source| BotBuildError::ShippedModel { source })?);
     let prerank: Arc<dyn BatchEvaluator> = Arc::new(DiceAware::default());

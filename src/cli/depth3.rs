@@ -18,7 +18,8 @@ pub struct Depth3Args {
     pub d3_candidates: Option<usize>,
     /// The most replies per roll class those bots widen their selective depth 3 to under a
     /// clock (doubling from `--d3-replies` while the time left covers the next search); the
-    /// `--d3-replies` value turns widening off [default: 1, no widening]
+    /// `--d3-replies` value turns widening off [default: 8 for `best-net`, 1 (no widening)
+    /// for the others]
     #[arg(long, value_name = "N")]
     pub d3_widest: Option<usize>,
 }
