@@ -87,10 +87,12 @@ def feature_columns(schema: str) -> list[str]:
     return _native.feature_columns(schema)
 
 
-def features(dfens: Iterable[str], schema: str) -> np.ndarray:
+def features(dfens: Iterable[str], schema: str, perspective: str = "side-to-move") -> np.ndarray:
     """The ``schema`` features of each position, from the side to move's view, as a float32
-    array ``[n, width]`` (the values ``dicechess eval --features`` writes)."""
-    buf, rows, width = _native.features(_dfen_list(dfens), schema)
+    array ``[n, width]`` (the values ``dicechess eval --features`` writes); with
+    ``perspective="just-moved"`` from the side that just moved, the view a ``chance-collapse``
+    model reads an after-state from."""
+    buf, rows, width = _native.features(_dfen_list(dfens), schema, perspective)
     return np.frombuffer(buf, dtype=np.float32).reshape(rows, width)
 
 
@@ -98,7 +100,8 @@ def evaluate(dfens: Iterable[str], model: Optional[PathLike] = None) -> np.ndarr
     """The score of each position from the side to move's view as float32 ``[n]``: material
     in centipawns, or with ``model`` a model package directory (``manifest.json`` and
     ``model.onnx``; needs ONNX Runtime, ``ORT_DYLIB_PATH``) — the ``score`` column of
-    ``dicechess eval``. The package is loaded and checked on each call: pass many
+    ``dicechess eval``. A ``chance-collapse`` package is scored as the bots serve it at a
+    leaf: ``−20000·(p − 0.5)`` of its P(the side that just moved wins). The package is loaded and checked on each call: pass many
     positions per call."""
     buf = _native.evaluate(_dfen_list(dfens), _path(model))
     return np.frombuffer(buf, dtype=np.float32)

@@ -2,7 +2,7 @@
 
     python -m dicechess.train --data selfplay-data --out models/gen1 \\
         [--labels LABELS...] [--result-weight 0.0] \\
-        [--role position-value|move-prerank] [--hidden 32] [--epochs 40] [--seed 0]
+        [--role position-value|chance-collapse|move-prerank] [--hidden 32] [--epochs 40] [--seed 0]
 
 Reads every ``*.rows.parquet`` under the ``--data`` folders (schema v0, docs/data-formats.md:
 the feature columns named by the footer key ``columns``, the label ``result`` = 1 / 0.5 / 0
@@ -18,6 +18,16 @@ A ``p`` label is the side to move's win probability (``p1_win``); an ``a`` label
 mover's, so the side to move's is ``1 − a1_win``. ``--result-weight λ`` mixes in the game
 result: ``target = (1 − λ)·label + λ·result``. Every row must have a label. The feature standardisation is folded into the first layer, so the exported
 graph reads the raw feature row.
+
+``--role chance-collapse`` trains the other side of the same positions: each row is read as
+an after-state (the side that just moved waits for the opponent's roll), its features are
+computed again from **the side that just moved** (``dicechess.features(..., "just-moved")``,
+the view the engine reads a collapse model's rows from) and its target is that side's win
+probability, ``1 −`` the side to move's (an ``a`` label as it stands, a ``p`` label or the
+result complemented). The graph is the same MLP with a final sigmoid: P(the side that just
+moved wins), the expectation of the chance node that follows. The engine serves it at the
+root (``--collapse``) or at the leaves (``--model``), where it stands in for the last chance
+node of every line (docs/search.md §4.6).
 
 The package (docs/model-packages.md) is ``model.onnx`` (weights inside the file),
 ``manifest.json`` (1.1.0, the role, ``side-to-move``, the real SHA-256 of ``model.onnx``, the
@@ -49,7 +59,7 @@ from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
 
-ROLES = ("position-value", "move-prerank")
+ROLES = ("position-value", "chance-collapse", "move-prerank")
 ENGINE_COMPATIBILITY = ">=0.1.0 <1.0.0"
 OPSET = 13
 IR_VERSION = 8
@@ -220,6 +230,25 @@ def targets(args: argparse.Namespace, results: np.ndarray, fens: List[str]) -> T
     }
 
 
+def just_moved_view(
+    schema_id: str, columns: List[str], fens: List[str], y: np.ndarray, target: dict
+) -> Tuple[np.ndarray, np.ndarray, dict]:
+    """The rows of a ``chance-collapse`` model: features from the side that just moved
+    (computed by the engine from each row's FEN) and that side's win probability, the
+    complement of the side to move's target."""
+    from . import feature_columns, features
+
+    if feature_columns(schema_id) != columns:
+        raise TrainError(f"feature schema {schema_id!r}: the shards' columns differ from the engine's")
+    x = np.ascontiguousarray(features(fens, schema_id, "just-moved"), dtype=np.float32)
+    if not np.all(np.isfinite(x)):
+        raise TrainError("non-finite feature values from the side that just moved")
+    view = dict(target)
+    view["target"] = f"{target['target']} of the side that just moved"
+    view["view"] = "just-moved"
+    return x, (1.0 - y).astype(np.float32), view
+
+
 def split_games(games: np.ndarray, holdout: float, rng: np.random.Generator) -> np.ndarray:
     """A boolean mask of holdout rows: a random ``holdout`` share of the games."""
     unique = np.unique(games)
@@ -336,6 +365,8 @@ def train(args: argparse.Namespace) -> dict:
     files = _shards_by_folder(args.data)
     schema_id, columns, x, results, games, fens = load_rows(files)
     y, target = targets(args, results, fens)
+    if args.role == "chance-collapse":
+        x, y, target = just_moved_view(schema_id, columns, fens, y, target)
     hold = split_games(games, args.holdout, rng)
     xt, yt, xh, yh = x[~hold], y[~hold], x[hold], y[hold]
     if len(xt) == 0:
@@ -518,7 +549,11 @@ def main(argv=None) -> int:
         default=0.0,
         help="with --labels: the game result's share of the target (0 = labels only)",
     )
-    ap.add_argument("--role", default="position-value", help="position-value or move-prerank")
+    ap.add_argument(
+        "--role",
+        default="position-value",
+        help="position-value, chance-collapse (the side that just moved's view) or move-prerank",
+    )
     ap.add_argument("--model-id", default=None, help="modelId (default: the folder name)")
     ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--layers", type=int, default=2, help="hidden layers")

@@ -137,6 +137,15 @@ pub enum BotBuildError {
         /// Why.
         source: crate::eval::onnx::NativeModelError,
     },
+    /// A `chance-collapse` package given as the leaf model cannot run there (its graph is
+    /// not a plain MLP ending in a `Sigmoid`).
+    #[error("model package {}: {source}", dir.display())]
+    LeafModel {
+        /// The package.
+        dir: std::path::PathBuf,
+        /// Why (boxed: the error enum stays small).
+        source: Box<crate::eval::onnx::NativeModelError>,
+    },
     /// This build cannot load model packages.
     #[error("model package: {}: this build has no ONNX support (feature `onnx`)", dir.display())]
     NoModelSupport {
@@ -502,10 +511,18 @@ fn dice_aware_expectimax(
 /// A position-value package's leaves: the native forward pass when its graph is a plain
 /// MLP with weights inside `model.onnx` (no runtime library, and row-wise at the leaves:
 /// README "Leaves per second"), else ONNX Runtime.
+///
+/// A `chance-collapse` package is taken too when its graph is a plain MLP with a final
+/// `Sigmoid`: at a leaf (an after-state) it gives the expectation of the opponent's roll
+/// that follows, so the search's last chance node is collapsed into the leaf call
+/// (docs/search.md §4.6).
 #[cfg(feature = "onnx")]
 fn load_model(dir: &std::path::Path) -> Result<Arc<dyn BatchEvaluator>, BotBuildError> {
-    use crate::eval::onnx::{ModelPackage, NativeModel, NativeModelError, Role};
-    let package = ModelPackage::load(dir, Role::PositionValue).map_err(BotBuildError::Model)?;
+    use crate::eval::onnx::{NativeModel, NativeModelError};
+    let package = match leaf_package(dir)? {
+        LeafPackage::Value(p) => p,
+        LeafPackage::Collapse(p) => return collapse_leaves(dir, p),
+    };
     match NativeModel::from_package(package.clone()) {
         Ok(native) => Ok(Arc::new(native)),
         Err(NativeModelError::Package(e)) => Err(BotBuildError::Model(e)),
@@ -523,21 +540,78 @@ fn load_prerank(dir: &std::path::Path) -> Result<Arc<dyn BatchEvaluator>, BotBui
     Ok(Arc::new(model))
 }
 
+/// A leaf model package by its role.
+enum LeafPackage {
+    /// `position-value`.
+    Value(crate::eval::onnx::ModelPackage),
+    /// `chance-collapse`.
+    Collapse(crate::eval::onnx::ModelPackage),
+}
+
+/// The package in `dir`, checked for the role it declares (`position-value` or
+/// `chance-collapse`; any other is refused naming both).
+fn leaf_package(dir: &std::path::Path) -> Result<LeafPackage, BotBuildError> {
+    use crate::eval::onnx::{ModelError, ModelPackage, Role};
+    match ModelPackage::load(dir, Role::PositionValue) {
+        Ok(p) => Ok(LeafPackage::Value(p)),
+        Err(ModelError::RoleMismatch { found, .. }) if found == Role::ChanceCollapse.as_str() => {
+            ModelPackage::load(dir, Role::ChanceCollapse)
+                .map(LeafPackage::Collapse)
+                .map_err(BotBuildError::Model)
+        }
+        Err(e) => Err(BotBuildError::Model(e)),
+    }
+}
+
+/// A `chance-collapse` package at the leaves: natively, or refused by name.
+fn collapse_leaves(
+    dir: &std::path::Path,
+    package: crate::eval::onnx::ModelPackage,
+) -> Result<Arc<dyn BatchEvaluator>, BotBuildError> {
+    match crate::eval::onnx::NativeModel::from_package(package) {
+        Ok(native) => Ok(Arc::new(native)),
+        Err(crate::eval::onnx::NativeModelError::Package(e)) => Err(BotBuildError::Model(e)),
+        Err(source) => Err(BotBuildError::LeafModel {
+            dir: dir.to_owned(),
+            source: Box::new(source),
+        }),
+    }
+}
+
+/// A `chance-collapse` package at the root seam: natively when its graph is a plain MLP
+/// ending in a `Sigmoid` (a probability, read on the score axis), else by ONNX Runtime,
+/// its output taken as the score itself.
 #[cfg(feature = "onnx")]
 fn load_collapse(
     dir: &std::path::Path,
 ) -> Result<Arc<dyn crate::eval::ChanceCollapse>, BotBuildError> {
-    let model = crate::eval::onnx::CollapseModel::load(dir).map_err(BotBuildError::Model)?;
-    Ok(Arc::new(model))
+    use crate::eval::onnx::{ModelPackage, NativeModel, NativeModelError, Role};
+    let package = ModelPackage::load(dir, Role::ChanceCollapse).map_err(BotBuildError::Model)?;
+    match NativeModel::from_package(package.clone()) {
+        Ok(native) => Ok(Arc::new(native)),
+        Err(NativeModelError::Package(e)) => Err(BotBuildError::Model(e)),
+        Err(_) => {
+            let model = crate::eval::onnx::CollapseModel::from_package(package)
+                .map_err(BotBuildError::Model)?;
+            Ok(Arc::new(model))
+        }
+    }
 }
 
+/// Without ONNX Runtime only a plain MLP ending in a `Sigmoid` runs (natively).
 #[cfg(not(feature = "onnx"))]
 fn load_collapse(
     dir: &std::path::Path,
 ) -> Result<Arc<dyn crate::eval::ChanceCollapse>, BotBuildError> {
-    Err(BotBuildError::NoModelSupport {
-        dir: dir.to_owned(),
-    })
+    use crate::eval::onnx::{ModelPackage, NativeModel, NativeModelError, Role};
+    let package = ModelPackage::load(dir, Role::ChanceCollapse).map_err(BotBuildError::Model)?;
+    match NativeModel::from_package(package) {
+        Ok(native) => Ok(Arc::new(native)),
+        Err(NativeModelError::Package(e)) => Err(BotBuildError::Model(e)),
+        Err(_) => Err(BotBuildError::NoModelSupport {
+            dir: dir.to_owned(),
+        }),
+    }
 }
 
 #[cfg(not(feature = "onnx"))]
@@ -551,8 +625,11 @@ fn load_prerank(dir: &std::path::Path) -> Result<Arc<dyn BatchEvaluator>, BotBui
 /// by name.
 #[cfg(not(feature = "onnx"))]
 fn load_model(dir: &std::path::Path) -> Result<Arc<dyn BatchEvaluator>, BotBuildError> {
-    use crate::eval::onnx::{ModelPackage, NativeModel, NativeModelError, Role};
-    let package = ModelPackage::load(dir, Role::PositionValue).map_err(BotBuildError::Model)?;
+    use crate::eval::onnx::{NativeModel, NativeModelError};
+    let package = match leaf_package(dir)? {
+        LeafPackage::Value(p) => p,
+        LeafPackage::Collapse(p) => return collapse_leaves(dir, p),
+    };
     match NativeModel::from_package(package) {
         Ok(native) => Ok(Arc::new(native)),
         Err(NativeModelError::Package(e)) => Err(BotBuildError::Model(e)),

@@ -48,18 +48,33 @@ impl LabelEvaluator {
         })
     }
 
-    /// A position-value model package, checked whole (manifest, digest, role, graph).
+    /// A model package, checked whole (manifest, digest, role, graph): a `position-value`
+    /// package (run by ONNX Runtime), or a `chance-collapse` one whose graph is a plain MLP
+    /// ending in a `Sigmoid` (run natively; each leaf, an after-state, scored as the
+    /// complement of the just-moved side's probability, as the bots serve it).
     #[cfg(feature = "onnx")]
-    pub fn model(dir: &std::path::Path) -> Result<LabelEvaluator, crate::eval::onnx::ModelError> {
-        let m = crate::eval::onnx::FeatureModel::load(dir)?;
-        let (id, sha) = (
-            m.manifest().model_id.clone(),
-            m.manifest().model_sha256.clone(),
-        );
+    pub fn model(
+        dir: &std::path::Path,
+    ) -> Result<LabelEvaluator, crate::eval::onnx::NativeModelError> {
+        use crate::eval::onnx::{FeatureModel, ModelError, NativeModel, Role};
+        let (eval, manifest): (Arc<dyn BatchEvaluator>, _) = match FeatureModel::load(dir) {
+            Ok(m) => {
+                let manifest = m.manifest().clone();
+                (Arc::new(m), manifest)
+            }
+            Err(ModelError::RoleMismatch { found, .. })
+                if found == Role::ChanceCollapse.as_str() =>
+            {
+                let m = NativeModel::load_leaf_model(dir)?;
+                let manifest = m.manifest().clone();
+                (Arc::new(m), manifest)
+            }
+            Err(e) => return Err(e.into()),
+        };
         Ok(LabelEvaluator {
-            eval: Arc::new(m),
-            id,
-            model_sha256: Some(sha),
+            eval,
+            id: manifest.model_id,
+            model_sha256: Some(manifest.model_sha256),
         })
     }
 }

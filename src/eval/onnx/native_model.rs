@@ -1,7 +1,7 @@
-//! [`NativeModel`]: a position-value package whose graph is a plain MLP, run by the engine's
-//! own forward pass instead of ONNX Runtime (no runtime library needed). The same package,
-//! the same bytes, the same features; ORT stays the reference (tests/native_mlp.rs holds
-//! the two within 10⁻⁵).
+//! [`NativeModel`]: a position-value or chance-collapse package whose graph is a plain MLP,
+//! run by the engine's own forward pass instead of ONNX Runtime (no runtime library needed).
+//! The same package, the same bytes, the same features; ORT stays the reference
+//! (tests/native_mlp.rs and tests/collapse_leaves.rs hold the two within 10⁻⁵).
 
 use super::error::ModelError;
 use super::manifest::{Manifest, Role};
@@ -53,12 +53,24 @@ pub enum NativeModelError {
     },
 }
 
-/// A `position-value` model (P(side to move wins) from the schema's features of the side to
-/// move) computed by [`MlpGraph::forward`], on the rayon threads for big batches.
+/// A plain-MLP model computed by [`MlpGraph::forward`], on the rayon threads for big
+/// batches, in one of two roles:
+///
+/// * `position-value`: P(the side to move wins), features from the side to move;
+/// * `chance-collapse` with a final `Sigmoid`: P(the side that **just moved** wins), features
+///   from that side ([`Perspective::JustMoved`]) — the expectation of the chance node that
+///   follows, the opponent's roll (docs/model-packages.md).
+///
+/// As a [`BatchEvaluator`] both give the score of a row from its side to move: a leaf of
+/// the search is an after-state, so a collapse model there stands in for the last chance
+/// node of the line (depth *d* + 1 at the cost of depth *d*, docs/search.md §4.6), and its
+/// score is the complement of the just-moved side's probability.
 pub struct NativeModel {
     package: ModelPackage,
     schema: &'static dyn FeatureSchema,
     graph: MlpGraph,
+    /// Whose view the features and the output are from.
+    view: Perspective,
 }
 
 impl NativeModel {
@@ -67,16 +79,35 @@ impl NativeModel {
         NativeModel::from_package(ModelPackage::load(dir, Role::PositionValue)?)
     }
 
-    /// A checked package's MLP (refused unless role `position-value`).
+    /// Load the package in `dir` as a leaf evaluator: a `position-value` package, or a
+    /// `chance-collapse` one whose graph ends in a `Sigmoid` (any other role is refused,
+    /// naming both).
+    pub fn load_leaf_model(dir: &Path) -> Result<NativeModel, NativeModelError> {
+        match ModelPackage::load(dir, Role::PositionValue) {
+            Err(ModelError::RoleMismatch { found, .. })
+                if found == Role::ChanceCollapse.as_str() =>
+            {
+                NativeModel::from_package(ModelPackage::load(dir, Role::ChanceCollapse)?)
+            }
+            other => NativeModel::from_package(other?),
+        }
+    }
+
+    /// A checked package's MLP (refused unless role `position-value`, or `chance-collapse`
+    /// with a final `Sigmoid`).
     pub fn from_package(package: ModelPackage) -> Result<NativeModel, NativeModelError> {
         let manifest = package.manifest();
-        if manifest.model_role != Role::PositionValue {
-            return Err(ModelError::RoleMismatch {
-                expected: Role::PositionValue.as_str(),
-                found: manifest.model_role.as_str(),
+        let view = match manifest.model_role {
+            Role::PositionValue => Perspective::SideToMove,
+            Role::ChanceCollapse => Perspective::JustMoved,
+            other => {
+                return Err(ModelError::RoleMismatch {
+                    expected: Role::PositionValue.as_str(),
+                    found: other.as_str(),
+                }
+                .into())
             }
-            .into());
-        }
+        };
         let model = manifest.model_id.clone();
         if package.external_data().is_some() {
             return Err(NativeModelError::ExternalData(model));
@@ -97,12 +128,28 @@ impl NativeModel {
                 manifest: manifest.feature_count,
             });
         }
+        if view == Perspective::JustMoved && !graph.sigmoid {
+            return Err(NativeModelError::Graph {
+                model,
+                source: MlpGraphError::Shape(
+                    "a chance-collapse graph without a final Sigmoid gives a score, not a \
+                     probability; the native forward serves only probabilities"
+                        .into(),
+                ),
+            });
+        }
         let schema = manifest.schema();
         Ok(NativeModel {
             package,
             schema,
             graph,
+            view,
         })
+    }
+
+    /// The package's role.
+    pub fn role(&self) -> Role {
+        self.manifest().model_role
     }
 
     /// The manifest.
@@ -151,10 +198,48 @@ impl NativeModel {
         Ok(out)
     }
 
-    /// The model's output per row: P(side to move wins).
+    /// The model's output per row: P(side to move wins) for a `position-value` model,
+    /// P(the side that just moved wins) for a `chance-collapse` one.
     pub fn predict(&self, batch: &PositionBatch) -> Result<Vec<f32>, EvalError> {
-        let features = self.schema.extract(batch, Perspective::SideToMove);
+        self.predict_from(batch, self.view)
+    }
+
+    /// The model's output per row with features from `perspective`.
+    fn predict_from(
+        &self,
+        batch: &PositionBatch,
+        perspective: Perspective,
+    ) -> Result<Vec<f32>, EvalError> {
+        let features = self.schema.extract(batch, perspective);
         self.predict_features(features.view())
+    }
+
+    /// The score, from the row's side to move, of the model's probability `p` for its view.
+    #[inline]
+    fn score_for_mover(&self, p: f32) -> f32 {
+        match self.view {
+            Perspective::JustMoved => -win_probability_to_score(p),
+            _ => win_probability_to_score(p),
+        }
+    }
+}
+
+/// A `chance-collapse` package at the root seam (docs/search.md §4.6): each candidate's
+/// after-state scored from the root mover's view, `win_probability_to_score(p)`.
+impl crate::eval::ChanceCollapse for NativeModel {
+    fn id(&self) -> String {
+        self.manifest().model_id.clone()
+    }
+
+    fn expectations(
+        &self,
+        after_states: &PositionBatch,
+        root: dicechess_kernels::Color,
+    ) -> Result<Vec<f64>, EvalError> {
+        let p = self.predict_from(after_states, Perspective::Fixed(root))?;
+        Ok(p.into_iter()
+            .map(|v| f64::from(win_probability_to_score(v)))
+            .collect())
     }
 }
 
@@ -164,7 +249,8 @@ impl BatchEvaluator for NativeModel {
     }
 
     /// `out[i] = win_probability_to_score(P(row i's side to move wins))`, as
-    /// [`FeatureModel`](super::FeatureModel) gives it.
+    /// [`FeatureModel`](super::FeatureModel) gives it; for a `chance-collapse` model
+    /// `−win_probability_to_score(P(the side that just moved wins))`.
     fn evaluate(&self, batch: &PositionBatch, out: &mut [f32]) -> Result<(), EvalError> {
         check_len(batch, out)?;
         if batch.is_empty() {
@@ -172,7 +258,7 @@ impl BatchEvaluator for NativeModel {
         }
         let p = self.predict(batch)?;
         for (o, v) in out.iter_mut().zip(p) {
-            *o = win_probability_to_score(v);
+            *o = self.score_for_mover(v);
         }
         Ok(())
     }
@@ -193,7 +279,7 @@ impl BatchEvaluator for NativeModel {
         let (rows, values) = leaves.rows_and_values_mut();
         for (vs, ps) in values.chunks_mut(LEAF_CHUNK).zip(rows.chunks(LEAF_CHUNK)) {
             for (pos, f) in ps.iter().zip(features.chunks_exact_mut(width.max(1))) {
-                self.schema.extract_row(pos, pos.side_to_move(), f);
+                self.schema.extract_row(pos, self.view.color_for(pos), f);
             }
             let k = ps.len();
             self.graph
@@ -206,7 +292,7 @@ impl BatchEvaluator for NativeModel {
                         pos.to_dfen()
                     )));
                 }
-                *v = win_probability_to_score(p);
+                *v = self.score_for_mover(p);
             }
         }
         Ok(true)
