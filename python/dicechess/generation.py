@@ -2,6 +2,7 @@
 
     python -m dicechess.generation --work gens --generations 5 --games 3000 \\
         [--features dice-terms-v1] [--label p1] [--label-with-champion] \\
+        [--role position-value|chance-collapse] \\
         [--hidden 32] [--epochs 30] [--result-weight 0.0] [--window 2] [--d3-candidates 0] \\
         [--gate-move-ms 200 | --gate-tc 1+0 | --gate-untimed] [--gate-pairs 2000] \\
         [--gate-against best-v1|champion] [--seed 300] [--bin target/release/dicechess] \\
@@ -17,7 +18,9 @@ Generation ``g`` (1, 2, …) under ``--work``:
 2. ``gen-<g>/labels``: ``dicechess label --kind <label>`` of every shard, with dice-aware
    leaves (``--label-with-champion``: the champion's net).
 3. ``gen-<g>/model``: ``python -m dicechess.train`` on the games and labels of the last
-   ``--window`` generations (target ``(1 − λ)·label + λ·result``).
+   ``--window`` generations (target ``(1 − λ)·label + λ·result``), in ``--role``: a
+   ``position-value`` net, or a ``chance-collapse`` net (each row read from the side that
+   just moved, docs/model-packages.md), which the bots serve at their leaves just the same.
 4. ``gen-<g>/gate.json``: ``dicechess arena`` of ``best --white-model gen-<g>/model`` against
    the frozen ``best-v1`` (``--gate-against champion``: against the champion), colour-mirrored
    pairs with SPRT (elo0 0, elo1 20, α = β = 0.05) at the gate's time control, dice seed
@@ -179,6 +182,7 @@ def run_generation(args: argparse.Namespace, g: int, done: List[Dict]) -> Dict:
         argv = ["--data", *data, "--labels", *label_dirs, "--out", str(model),
                 "--result-weight", str(args.result_weight), "--hidden", str(args.hidden),
                 "--epochs", str(args.epochs), "--seed", str(g), "--model-id", f"{work.name}-gen-{g}",
+                "--role", args.role,
                 *(["--quiet"] if args.quiet else [])]
         if train.main(argv) != 0:
             raise GenerationError(f"gen {g}: train: python -m dicechess.train {' '.join(argv)} failed")
@@ -221,6 +225,7 @@ def run_generation(args: argparse.Namespace, g: int, done: List[Dict]) -> Dict:
     row = {
         "generation": g,
         "parent": str(parent.relative_to(work)) if parent else "dice-aware",
+        "role": report.get("role", "position-value"),
         "data": {"generations": window, "games": report["games"],
                  "rows": report["rows_train"] + report["rows_holdout"],
                  "features": report["schema"], "selfplay_seed": args.seed + g},
@@ -251,6 +256,8 @@ def main(argv=None) -> int:
     ap.add_argument("--label", default="p1", choices=["p1", "p2", "a1", "a2"])
     ap.add_argument("--label-with-champion", action="store_true",
                     help="label with the champion's net instead of dice-aware leaves")
+    ap.add_argument("--role", default="position-value", choices=["position-value", "chance-collapse"],
+                    help="the nets' role (a chance-collapse net reads each row from the side that just moved)")
     ap.add_argument("--result-weight", type=float, default=0.0)
     ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--epochs", type=int, default=30)

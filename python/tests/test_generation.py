@@ -57,6 +57,26 @@ def test_two_generations_are_recorded_and_a_rerun_changes_nothing(tmp_path, cli_
     assert (work / "generations.jsonl").read_bytes() == before
 
 
+def test_a_chance_collapse_loop_plays_labels_and_trains_with_a_collapse_champion(tmp_path, cli_bin, repo):
+    # A collapse package as the champion: self-play and the labels run it at their leaves,
+    # and the generation trains a collapse net of its own.
+    import shutil
+
+    work = tmp_path / "cc"
+    work.mkdir()
+    shutil.copytree(repo / "tests" / "fixtures" / "models" / "collapse-material7", work / "champion")
+    argv = _args(work, cli_bin, 1) + ["--role", "chance-collapse", "--label", "a1", "--label-with-champion"]
+    assert generation.main(argv) == 0
+    (row,) = generation.read_generations(work)
+    assert row["parent"] == "champion" and row["role"] == "chance-collapse"
+    assert row["label"] == {"kind": "a1", "evaluator": "collapse-material7", "result_weight": 0.0}
+    manifest = json.loads((work / "gen-1" / "model" / "manifest.json").read_text())
+    assert manifest["modelRole"] == "chance-collapse"
+    report = json.loads((work / "gen-1" / "model" / "train-report.json").read_text())
+    assert report["view"] == "just-moved"
+    assert sum(row["gate"]["pentanomial"]) == row["gate"]["pairs"] == 3
+
+
 def test_promotion_replaces_the_champion_whole(tmp_path):
     a, b, champion = tmp_path / "a", tmp_path / "b", tmp_path / "champion"
     for d, text in ((a, "first"), (b, "second")):
