@@ -59,7 +59,8 @@ fn a_collapsing_bot_plays_the_candidate_the_model_values_most() {
         assert_eq!(stats.leaves, 0, "{dfen}: nothing is searched");
         assert!(stats.candidates_collapsed > 0, "{dfen}");
 
-        // The reference: the model on every distinct afterstate, from the mover's view.
+        // The reference: the model on every distinct afterstate, features from the side about
+        // to roll (the afterstate's side to move).
         let mut seen = HashSet::new();
         let afters: Vec<Position> = legal_paths(&pos)
             .iter()
@@ -69,7 +70,7 @@ fn a_collapsing_bot_plays_the_candidate_the_model_values_most() {
         let values = model
             .predict(
                 &PositionBatch::from_positions(&afters),
-                Perspective::Fixed(pos.side_to_move()),
+                Perspective::SideToMove,
             )
             .unwrap();
         let best = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);

@@ -87,12 +87,10 @@ def feature_columns(schema: str) -> list[str]:
     return _native.feature_columns(schema)
 
 
-def features(dfens: Iterable[str], schema: str, perspective: str = "side-to-move") -> np.ndarray:
+def features(dfens: Iterable[str], schema: str) -> np.ndarray:
     """The ``schema`` features of each position, from the side to move's view, as a float32
-    array ``[n, width]`` (the values ``dicechess eval --features`` writes); with
-    ``perspective="just-moved"`` from the side that just moved, the view a ``chance-collapse``
-    model reads an after-state from."""
-    buf, rows, width = _native.features(_dfen_list(dfens), schema, perspective)
+    array ``[n, width]`` (the values ``dicechess eval --features`` writes)."""
+    buf, rows, width = _native.features(_dfen_list(dfens), schema)
     return np.frombuffer(buf, dtype=np.float32).reshape(rows, width)
 
 

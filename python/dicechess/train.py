@@ -20,14 +20,14 @@ result: ``target = (1 − λ)·label + λ·result``. Every row must have a label
 graph reads the raw feature row.
 
 ``--role chance-collapse`` trains the other side of the same positions: each row is read as
-an after-state (the side that just moved waits for the opponent's roll), its features are
-computed again from **the side that just moved** (``dicechess.features(..., "just-moved")``,
-the view the engine reads a collapse model's rows from) and its target is that side's win
-probability, ``1 −`` the side to move's (an ``a`` label as it stands, a ``p`` label or the
-result complemented). The graph is the same MLP with a final sigmoid: P(the side that just
-moved wins), the expectation of the chance node that follows. The engine serves it at the
-root (``--collapse``) or at the leaves (``--model``), where it stands in for the last chance
-node of every line (docs/search.md §4.6).
+an after-state (the side that just moved waits for the opponent's roll) and its target is the
+side that just moved's win probability, ``1 −`` the side to move's (an ``a`` label as it
+stands, a ``p`` label or the result complemented). The features stay the side to move's, the
+side about to roll (the dice-aware terms describe the next roll: docs/model-packages.md). The
+graph is the same MLP with a final sigmoid: P(the side that just moved wins), the expectation
+of the chance node that follows. The engine serves it at the root (``--collapse``) or at the
+leaves (``--model``), where it stands in for the last chance node of every line
+(docs/search.md §4.6).
 
 The package (docs/model-packages.md) is ``model.onnx`` (weights inside the file),
 ``manifest.json`` (1.1.0, the role, ``side-to-move``, the real SHA-256 of ``model.onnx``, the
@@ -230,23 +230,14 @@ def targets(args: argparse.Namespace, results: np.ndarray, fens: List[str]) -> T
     }
 
 
-def just_moved_view(
-    schema_id: str, columns: List[str], fens: List[str], y: np.ndarray, target: dict
-) -> Tuple[np.ndarray, np.ndarray, dict]:
-    """The rows of a ``chance-collapse`` model: features from the side that just moved
-    (computed by the engine from each row's FEN) and that side's win probability, the
-    complement of the side to move's target."""
-    from . import feature_columns, features
-
-    if feature_columns(schema_id) != columns:
-        raise TrainError(f"feature schema {schema_id!r}: the shards' columns differ from the engine's")
-    x = np.ascontiguousarray(features(fens, schema_id, "just-moved"), dtype=np.float32)
-    if not np.all(np.isfinite(x)):
-        raise TrainError("non-finite feature values from the side that just moved")
+def collapse_view(y: np.ndarray, target: dict) -> Tuple[np.ndarray, dict]:
+    """The target of a ``chance-collapse`` model: the side that just moved's win probability,
+    the complement of the side to move's (the row's features stay the side to move's, the
+    side about to roll)."""
     view = dict(target)
     view["target"] = f"{target['target']} of the side that just moved"
     view["view"] = "just-moved"
-    return x, (1.0 - y).astype(np.float32), view
+    return (1.0 - y).astype(np.float32), view
 
 
 def split_games(games: np.ndarray, holdout: float, rng: np.random.Generator) -> np.ndarray:
@@ -366,7 +357,7 @@ def train(args: argparse.Namespace) -> dict:
     schema_id, columns, x, results, games, fens = load_rows(files)
     y, target = targets(args, results, fens)
     if args.role == "chance-collapse":
-        x, y, target = just_moved_view(schema_id, columns, fens, y, target)
+        y, target = collapse_view(y, target)
     hold = split_games(games, args.holdout, rng)
     xt, yt, xh, yh = x[~hold], y[~hold], x[hold], y[hold]
     if len(xt) == 0:

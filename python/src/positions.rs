@@ -49,38 +49,26 @@ fn float_bytes<'py>(py: Python<'py>, values: &[f32]) -> Bound<'py, PyByteArray> 
 }
 
 /// The features of `schema` for each position, from the side to move's view (as `dicechess
-/// eval --features`) or, with `perspective="just-moved"`, from the side that just moved (a
-/// `chance-collapse` model's view): `(bytes, rows, width)`, a row-major float32 matrix.
+/// eval --features`): `(bytes, rows, width)`, a row-major float32 matrix.
 #[pyfunction]
-#[pyo3(signature = (dfens, schema, perspective="side-to-move"))]
 pub fn features<'py>(
     py: Python<'py>,
     dfens: Vec<String>,
     schema: &str,
-    perspective: &str,
 ) -> PyResult<(Bound<'py, PyByteArray>, usize, usize)> {
     let schema = schema_or_err(schema).map_err(value_error)?;
-    let perspective = match perspective {
-        "side-to-move" => Perspective::SideToMove,
-        "just-moved" => Perspective::JustMoved,
-        other => {
-            return Err(value_error(format!(
-                "perspective {other:?}: expected \"side-to-move\" or \"just-moved\""
-            )))
-        }
-    };
     let values = py.detach(|| -> PyResult<Vec<f32>> {
         let positions = parse_all(&dfens)?;
         let batch = PositionBatch::from_positions(&positions);
-        let m = schema.extract(&batch, perspective);
+        let m = schema.extract(&batch, Perspective::SideToMove);
         Ok(m.iter().copied().collect())
     })?;
     Ok((float_bytes(py, &values), dfens.len(), schema.width()))
 }
 
 /// The scorer of `evaluate`: material, or a model package — `position-value`, or a
-/// `chance-collapse` one scored as the bots serve it at a leaf (the complement of the side
-/// that just moved's probability).
+/// `chance-collapse` one scored as the bots serve it at a leaf (the complement of its
+/// P(the side that just moved wins)).
 fn scorer(model: Option<PathBuf>) -> PyResult<Box<dyn BatchEvaluator>> {
     use dicechess::eval::onnx::{FeatureModel, ModelError, NativeModel, Role};
     let Some(dir) = model else {

@@ -168,7 +168,7 @@ def test_refuses_missing_and_wrong_labels(shards, tmp_path, capsys):
     assert not (tmp_path / "m").exists()
 
 
-def test_chance_collapse_role_reads_the_side_that_just_moved(shards, tmp_path):
+def test_chance_collapse_role_targets_the_side_that_just_moved(shards, tmp_path):
     # Searched a1 labels (the previous mover's view) and a collapse model trained on them.
     labels = tmp_path / "a1"
     labels.mkdir()
@@ -176,18 +176,14 @@ def test_chance_collapse_role_reads_the_side_that_just_moved(shards, tmp_path):
         dicechess.label_file(shard, labels / shard.name.replace(".rows.", ".a1."), "a1", "material")
     fens, dice, results = _rows(shards)
 
-    # The rows: features from the side that just moved, target that side's a1_win as it is.
+    # The target: the side that just moved's a1_win as it is (not the mover's complement).
     args = train.argparse.Namespace(labels=[str(labels)], result_weight=0.0)
     y_mover, target = train.targets(args, results, fens)
-    x, y, view = train.just_moved_view("rich-9-v1", dicechess.feature_columns("rich-9-v1"), fens, y_mover, target)
+    y, view = train.collapse_view(y_mover, target)
     a1_win = dicechess.label([f"{f} {d}" for f, d in zip(fens, dice)], "a1", "material")["a1_win"]
     np.testing.assert_allclose(y, a1_win, atol=1e-6)
-    np.testing.assert_array_equal(x, dicechess.features(fens, "rich-9-v1", "just-moved"))
-    # The view is not the side to move's: the material columns trade places.
-    assert np.abs(x - dicechess.features(fens, "rich-9-v1")).max() > 0.1
+    assert np.abs(y - y_mover).max() > 0.1
     assert view["view"] == "just-moved" and view["target"] == "a1_win of the side that just moved"
-    with pytest.raises(ValueError, match="just-moved"):
-        dicechess.features(fens[:1], "rich-9-v1", "sideways")
 
     out = tmp_path / "cc"
     argv = ["--data", str(shards), "--labels", str(labels), "--out", str(out), "--epochs", "3",
@@ -199,13 +195,13 @@ def test_chance_collapse_role_reads_the_side_that_just_moved(shards, tmp_path):
     assert report["role"] == "chance-collapse" and report["view"] == "just-moved"
 
     # Served at a leaf (an after-state) it scores −20000·(p − 0.5) from the side to move,
-    # p = the network on the features of the side that just moved.
+    # p = the network on the side to move's features: the side that just moved's chance.
     dfens = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 PNB",
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 BNQ",
         "4k3/8/8/3n4/4P3/8/8/4K3 b - - 0 1 NKP",
     ]
-    p = _forward(out / "model.onnx", dicechess.features(dfens, "rich-9-v1", "just-moved"))
+    p = _forward(out / "model.onnx", dicechess.features(dfens, "rich-9-v1"))
     got = dicechess.evaluate(dfens, model=out)
     np.testing.assert_allclose(got, -20000 * (p - 0.5), rtol=1e-4, atol=0.05)
     # And the bots take it at their leaves (a role they refused before).

@@ -25,9 +25,6 @@ pub enum Perspective {
     SideToMove,
     /// Always this colour.
     Fixed(Color),
-    /// Each row's side *not* to move: in an after-state, the side that just moved (the
-    /// view of a `chance-collapse` model served at the leaves, docs/model-packages.md).
-    JustMoved,
 }
 
 impl Perspective {
@@ -37,7 +34,6 @@ impl Perspective {
         match self {
             Perspective::SideToMove => pos.side_to_move(),
             Perspective::Fixed(c) => c,
-            Perspective::JustMoved => pos.side_to_move().opponent(),
         }
     }
 
@@ -47,7 +43,6 @@ impl Perspective {
             Perspective::SideToMove => "side-to-move",
             Perspective::Fixed(Color::White) => "white",
             Perspective::Fixed(Color::Black) => "black",
-            Perspective::JustMoved => "just-moved",
         }
     }
 }
@@ -294,6 +289,5 @@ fn color_index(batch: &PositionBatch, perspective: Perspective, i: usize) -> usi
     match perspective {
         Perspective::SideToMove => (batch.side()[i] & 1) as usize,
         Perspective::Fixed(c) => c.index(),
-        Perspective::JustMoved => ((batch.side()[i] & 1) ^ 1) as usize,
     }
 }

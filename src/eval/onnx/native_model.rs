@@ -57,9 +57,9 @@ pub enum NativeModelError {
 /// batches, in one of two roles:
 ///
 /// * `position-value`: P(the side to move wins), features from the side to move;
-/// * `chance-collapse` with a final `Sigmoid`: P(the side that **just moved** wins), features
-///   from that side ([`Perspective::JustMoved`]) — the expectation of the chance node that
-///   follows, the opponent's roll (docs/model-packages.md).
+/// * `chance-collapse` with a final `Sigmoid`: P(the side that **just moved** wins) — the
+///   expectation of the chance node that follows, the opponent's roll — from the features
+///   of the side about to roll, the side to move (docs/model-packages.md).
 ///
 /// As a [`BatchEvaluator`] both give the score of a row from its side to move: a leaf of
 /// the search is an after-state, so a collapse model there stands in for the last chance
@@ -69,8 +69,8 @@ pub struct NativeModel {
     package: ModelPackage,
     schema: &'static dyn FeatureSchema,
     graph: MlpGraph,
-    /// Whose view the features and the output are from.
-    view: Perspective,
+    /// A `chance-collapse` model: the output is the side that just moved's probability.
+    collapse: bool,
 }
 
 impl NativeModel {
@@ -97,9 +97,9 @@ impl NativeModel {
     /// with a final `Sigmoid`).
     pub fn from_package(package: ModelPackage) -> Result<NativeModel, NativeModelError> {
         let manifest = package.manifest();
-        let view = match manifest.model_role {
-            Role::PositionValue => Perspective::SideToMove,
-            Role::ChanceCollapse => Perspective::JustMoved,
+        let collapse = match manifest.model_role {
+            Role::PositionValue => false,
+            Role::ChanceCollapse => true,
             other => {
                 return Err(ModelError::RoleMismatch {
                     expected: Role::PositionValue.as_str(),
@@ -128,7 +128,7 @@ impl NativeModel {
                 manifest: manifest.feature_count,
             });
         }
-        if view == Perspective::JustMoved && !graph.sigmoid {
+        if collapse && !graph.sigmoid {
             return Err(NativeModelError::Graph {
                 model,
                 source: MlpGraphError::Shape(
@@ -143,7 +143,7 @@ impl NativeModel {
             package,
             schema,
             graph,
-            view,
+            collapse,
         })
     }
 
@@ -198,34 +198,30 @@ impl NativeModel {
         Ok(out)
     }
 
-    /// The model's output per row: P(side to move wins) for a `position-value` model,
-    /// P(the side that just moved wins) for a `chance-collapse` one.
+    /// The model's output per row, features from the side to move: P(side to move wins) for
+    /// a `position-value` model, P(the side that just moved wins) for a `chance-collapse`
+    /// one.
     pub fn predict(&self, batch: &PositionBatch) -> Result<Vec<f32>, EvalError> {
-        self.predict_from(batch, self.view)
-    }
-
-    /// The model's output per row with features from `perspective`.
-    fn predict_from(
-        &self,
-        batch: &PositionBatch,
-        perspective: Perspective,
-    ) -> Result<Vec<f32>, EvalError> {
-        let features = self.schema.extract(batch, perspective);
+        let features = self.schema.extract(batch, Perspective::SideToMove);
         self.predict_features(features.view())
     }
 
-    /// The score, from the row's side to move, of the model's probability `p` for its view.
+    /// The score, from the row's side to move, of the model's output `p`.
     #[inline]
     fn score_for_mover(&self, p: f32) -> f32 {
-        match self.view {
-            Perspective::JustMoved => -win_probability_to_score(p),
-            _ => win_probability_to_score(p),
+        if self.collapse {
+            -win_probability_to_score(p)
+        } else {
+            win_probability_to_score(p)
         }
     }
 }
 
 /// A `chance-collapse` package at the root seam (docs/search.md §4.6): each candidate's
-/// after-state scored from the root mover's view, `win_probability_to_score(p)`.
+/// after-state (the root mover just moved, the opponent rolls next) is
+/// `win_probability_to_score(p)` of its P(the root mover wins).
+///
+/// A `position-value` model answers too, as the complement of the roller's probability.
 impl crate::eval::ChanceCollapse for NativeModel {
     fn id(&self) -> String {
         self.manifest().model_id.clone()
@@ -234,11 +230,11 @@ impl crate::eval::ChanceCollapse for NativeModel {
     fn expectations(
         &self,
         after_states: &PositionBatch,
-        root: dicechess_kernels::Color,
+        _root: dicechess_kernels::Color,
     ) -> Result<Vec<f64>, EvalError> {
-        let p = self.predict_from(after_states, Perspective::Fixed(root))?;
+        let p = self.predict(after_states)?;
         Ok(p.into_iter()
-            .map(|v| f64::from(win_probability_to_score(v)))
+            .map(|v| f64::from(-self.score_for_mover(v)))
             .collect())
     }
 }
@@ -279,7 +275,7 @@ impl BatchEvaluator for NativeModel {
         let (rows, values) = leaves.rows_and_values_mut();
         for (vs, ps) in values.chunks_mut(LEAF_CHUNK).zip(rows.chunks(LEAF_CHUNK)) {
             for (pos, f) in ps.iter().zip(features.chunks_exact_mut(width.max(1))) {
-                self.schema.extract_row(pos, self.view.color_for(pos), f);
+                self.schema.extract_row(pos, pos.side_to_move(), f);
             }
             let k = ps.len();
             self.graph
