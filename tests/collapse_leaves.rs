@@ -11,14 +11,15 @@
 #![cfg(feature = "onnx")]
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use dicechess::batch::{LeafBatch, PositionBatch};
-use dicechess::board::{Dice, Position};
+use dicechess::board::Position;
 use dicechess::bots::{bot_by_id, BotBuildError, BotOptions, Turn};
 use dicechess::eval::features::Perspective;
 use dicechess::eval::onnx::{CollapseModel, NativeModel, Role};
 use dicechess::eval::{win_probability_to_score, BatchEvaluator, ChanceCollapse};
-use dicechess::rules::{legal_paths, roll_faces};
-use rand_core::{Rng, SeedableRng};
+use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::path::{Path, PathBuf};
 
@@ -28,29 +29,12 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// After-states of seeded random play, both colours having just moved, every phase.
-fn after_states(n: usize) -> Vec<Position> {
-    let mut out = Vec::new();
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
-    while out.len() < n {
-        let mut pos = Position::startpos();
-        for _ in 0..60 {
-            let rolled = pos.with_dice(Dice::from_faces(&roll_faces(&mut rng)).unwrap());
-            let paths = legal_paths(&rolled);
-            if paths.is_empty() {
-                pos = rolled.end_turn();
-                continue;
-            }
-            let p = paths[(rng.next_u64() % paths.len() as u64) as usize];
-            if p.captures_king() {
-                break;
-            }
-            pos = p.end_position(&rolled);
-            out.push(pos);
-        }
-    }
-    out.truncate(n);
-    out
+/// After-states of seeded random play from the shared starts, either colour having just
+/// moved, every phase.
+fn after_states(n: u64) -> Vec<Position> {
+    (0..n)
+        .map(|seed| common::random_play(seed, 1 + (seed % 40) as usize))
+        .collect()
 }
 
 #[test]

@@ -122,13 +122,18 @@ def _rows(shards):
     return fens, dice, np.asarray(results, dtype=np.float64)
 
 
-def test_targets_are_the_searched_labels_mixed_with_results(shards, tmp_path):
-    # a1 labels of the shards (the previous mover's view), read back as the side to move's
-    # win probability and checked against p1 computed separately (p1 = −a1 on one board).
-    labels = tmp_path / "labels"
+def _a1_labels(shards, labels):
+    """Material a1 label shards of every self-play shard, in the folder ``labels``."""
     labels.mkdir()
     for shard in sorted(shards.glob("*.rows.parquet")):
         dicechess.label_file(shard, labels / shard.name.replace(".rows.", ".a1."), "a1", "material")
+    return labels
+
+
+def test_targets_are_the_searched_labels_mixed_with_results(shards, tmp_path):
+    # a1 labels of the shards (the previous mover's view), read back as the side to move's
+    # win probability and checked against p1 computed separately (p1 = −a1 on one board).
+    labels = _a1_labels(shards, tmp_path / "labels")
     fens, dice, results = _rows(shards)
     p1_win = dicechess.label([f"{f} {d}" for f, d in zip(fens, dice)], "p1", "material")["p1_win"]
     args = train.argparse.Namespace(labels=[str(labels)], result_weight=0.25)
@@ -170,10 +175,7 @@ def test_refuses_missing_and_wrong_labels(shards, tmp_path, capsys):
 
 def test_chance_collapse_role_targets_the_side_that_just_moved(shards, tmp_path):
     # Searched a1 labels (the previous mover's view) and a collapse model trained on them.
-    labels = tmp_path / "a1"
-    labels.mkdir()
-    for shard in sorted(shards.glob("*.rows.parquet")):
-        dicechess.label_file(shard, labels / shard.name.replace(".rows.", ".a1."), "a1", "material")
+    labels = _a1_labels(shards, tmp_path / "a1")
     fens, dice, results = _rows(shards)
 
     # The target: the side that just moved's a1_win as it is (not the mover's complement).
