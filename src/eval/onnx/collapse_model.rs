@@ -21,7 +21,8 @@ use std::path::Path;
 /// from the side that just moved they describe a roll that does not come next — on 2,000
 /// self-play positions `dice_aware_win` of that view differed from the roller's complement
 /// by up to 0.058, and a collapse net trained on that view stood at −9 ± 26 Elo, LLR −2.15
-/// after 208 pairs of its gate when it was stopped (README, generation 3). The roller's row holds the true terms; the output is still the root's.
+/// after 208 pairs of its gate when it was stopped (README, generation 3). The roller's
+/// row holds the true terms; the output is still the root's.
 /// Batching, chunking and sessions work as in [`FeatureModel`](super::FeatureModel).
 pub struct CollapseModel {
     core: ModelCore,
