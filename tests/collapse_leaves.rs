@@ -165,5 +165,25 @@ fn a_collapse_graph_without_a_sigmoid_is_refused_at_the_leaves_by_name() {
         .err()
         .unwrap()
         .to_string();
-    assert!(msg.contains("move-prerank"), "{msg}");
+    assert!(
+        msg.contains("move-prerank") && msg.contains("position-value or chance-collapse"),
+        "{msg}"
+    );
+    // The other leaf seams read the package through the same loader.
+    let dir = fixture("prerank-material7");
+    for msg in [
+        NativeModel::load_leaf_model(&dir)
+            .err()
+            .unwrap()
+            .to_string(),
+        dicechess::pipeline::LabelEvaluator::model(&dir)
+            .err()
+            .unwrap()
+            .to_string(),
+    ] {
+        assert!(
+            msg.contains("move-prerank") && msg.contains("position-value or chance-collapse"),
+            "{msg}"
+        );
+    }
 }

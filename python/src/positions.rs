@@ -70,18 +70,19 @@ pub fn features<'py>(
 /// `chance-collapse` one scored as the bots serve it at a leaf (the complement of its
 /// P(the side that just moved wins)).
 fn scorer(model: Option<PathBuf>) -> PyResult<Box<dyn BatchEvaluator>> {
-    use dicechess::eval::onnx::{FeatureModel, ModelError, NativeModel, Role};
+    use dicechess::eval::onnx::{FeatureModel, ModelPackage, NativeModel, Role};
     let Some(dir) = model else {
         return Ok(Box::new(Material));
     };
     let refused = |e: &dyn std::fmt::Display| value_error(format!("model {}: {e}", dir.display()));
-    match FeatureModel::load(&dir) {
-        Ok(m) => Ok(Box::new(m)),
-        Err(ModelError::RoleMismatch { found, .. }) if found == Role::ChanceCollapse.as_str() => {
-            let m = NativeModel::load_leaf_model(&dir).map_err(|e| refused(&e))?;
-            Ok(Box::new(m))
-        }
-        Err(e) => Err(refused(&e)),
+    let package = ModelPackage::load_leaf(&dir).map_err(|e| refused(&e))?;
+    match package.manifest().model_role {
+        Role::ChanceCollapse => Ok(Box::new(
+            NativeModel::from_package(package).map_err(|e| refused(&e))?,
+        )),
+        _ => Ok(Box::new(
+            FeatureModel::from_package(package).map_err(|e| refused(&e))?,
+        )),
     }
 }
 

@@ -548,19 +548,15 @@ enum LeafPackage {
     Collapse(crate::eval::onnx::ModelPackage),
 }
 
-/// The package in `dir`, checked for the role it declares (`position-value` or
+/// The package in `dir`, read and checked once for a leaf role (`position-value` or
 /// `chance-collapse`; any other is refused naming both).
 fn leaf_package(dir: &std::path::Path) -> Result<LeafPackage, BotBuildError> {
-    use crate::eval::onnx::{ModelError, ModelPackage, Role};
-    match ModelPackage::load(dir, Role::PositionValue) {
-        Ok(p) => Ok(LeafPackage::Value(p)),
-        Err(ModelError::RoleMismatch { found, .. }) if found == Role::ChanceCollapse.as_str() => {
-            ModelPackage::load(dir, Role::ChanceCollapse)
-                .map(LeafPackage::Collapse)
-                .map_err(BotBuildError::Model)
-        }
-        Err(e) => Err(BotBuildError::Model(e)),
-    }
+    use crate::eval::onnx::{ModelPackage, Role};
+    let package = ModelPackage::load_leaf(dir).map_err(BotBuildError::Model)?;
+    Ok(match package.manifest().model_role {
+        Role::ChanceCollapse => LeafPackage::Collapse(package),
+        _ => LeafPackage::Value(package),
+    })
 }
 
 /// A `chance-collapse` package at the leaves: natively, or refused by name.

@@ -56,20 +56,12 @@ impl LabelEvaluator {
     pub fn model(
         dir: &std::path::Path,
     ) -> Result<LabelEvaluator, crate::eval::onnx::NativeModelError> {
-        use crate::eval::onnx::{FeatureModel, ModelError, NativeModel, Role};
-        let (eval, manifest): (Arc<dyn BatchEvaluator>, _) = match FeatureModel::load(dir) {
-            Ok(m) => {
-                let manifest = m.manifest().clone();
-                (Arc::new(m), manifest)
-            }
-            Err(ModelError::RoleMismatch { found, .. })
-                if found == Role::ChanceCollapse.as_str() =>
-            {
-                let m = NativeModel::load_leaf_model(dir)?;
-                let manifest = m.manifest().clone();
-                (Arc::new(m), manifest)
-            }
-            Err(e) => return Err(e.into()),
+        use crate::eval::onnx::{FeatureModel, ModelPackage, NativeModel, Role};
+        let package = ModelPackage::load_leaf(dir)?;
+        let manifest = package.manifest().clone();
+        let eval: Arc<dyn BatchEvaluator> = match manifest.model_role {
+            Role::ChanceCollapse => Arc::new(NativeModel::from_package(package)?),
+            _ => Arc::new(FeatureModel::from_package(package)?),
         };
         Ok(LabelEvaluator {
             eval,

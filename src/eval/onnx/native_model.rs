@@ -83,14 +83,7 @@ impl NativeModel {
     /// `chance-collapse` one whose graph ends in a `Sigmoid` (any other role is refused,
     /// naming both).
     pub fn load_leaf_model(dir: &Path) -> Result<NativeModel, NativeModelError> {
-        match ModelPackage::load(dir, Role::PositionValue) {
-            Err(ModelError::RoleMismatch { found, .. })
-                if found == Role::ChanceCollapse.as_str() =>
-            {
-                NativeModel::from_package(ModelPackage::load(dir, Role::ChanceCollapse)?)
-            }
-            other => NativeModel::from_package(other?),
-        }
+        NativeModel::from_package(ModelPackage::load_leaf(dir)?)
     }
 
     /// A checked package's MLP (refused unless role `position-value`, or `chance-collapse`
@@ -102,7 +95,7 @@ impl NativeModel {
             Role::ChanceCollapse => true,
             other => {
                 return Err(ModelError::RoleMismatch {
-                    expected: Role::PositionValue.as_str(),
+                    expected: "position-value or chance-collapse",
                     found: other.as_str(),
                 }
                 .into())

@@ -35,6 +35,34 @@ pub const MAX_DATA_BYTES: u64 = 16 << 30;
 /// Largest `manifest.json` read.
 pub const MAX_MANIFEST_BYTES: u64 = 1 << 20;
 
+/// The roles one loading seam takes, with the name its refusal gives.
+#[derive(Clone, Copy)]
+struct RoleSet {
+    roles: &'static [Role],
+    name: &'static str,
+}
+
+impl RoleSet {
+    /// A leaf of the search: a value or a chance-collapse package.
+    const LEAF: RoleSet = RoleSet {
+        roles: &[Role::PositionValue, Role::ChanceCollapse],
+        name: "position-value or chance-collapse",
+    };
+
+    /// One role.
+    fn one(role: Role) -> RoleSet {
+        let roles: &'static [Role] = match role {
+            Role::PositionValue => &[Role::PositionValue],
+            Role::ChanceCollapse => &[Role::ChanceCollapse],
+            Role::MovePrerank => &[Role::MovePrerank],
+        };
+        RoleSet {
+            roles,
+            name: role.as_str(),
+        }
+    }
+}
+
 /// A checked model package: the manifest and the exact model bytes whose digest matched
 /// (sessions are built from these bytes, never by reading the file again).
 #[derive(Clone, Debug)]
@@ -55,16 +83,37 @@ impl ModelPackage {
         )
     }
 
+    /// Load the package in `dir` for a leaf of the search: a `position-value` package, or a
+    /// `chance-collapse` one (an after-state's score either way, docs/search.md §4.6); the
+    /// caller branches on [`Manifest::model_role`]. Any other role is refused, naming both.
+    /// The manifest is read and checked once.
+    pub fn load_leaf(dir: &Path) -> Result<ModelPackage, ModelError> {
+        ModelPackage::load_files_for(
+            &dir.join(MODEL_FILE),
+            &dir.join(MANIFEST_FILE),
+            RoleSet::LEAF,
+        )
+    }
+
     /// Load a model and its manifest from two paths.
     pub fn load_files(
         model: &Path,
         manifest: &Path,
         expected_role: Role,
     ) -> Result<ModelPackage, ModelError> {
+        ModelPackage::load_files_for(model, manifest, RoleSet::one(expected_role))
+    }
+
+    /// [`ModelPackage::load_files`] for a seam that takes any role of `roles`.
+    fn load_files_for(
+        model: &Path,
+        manifest: &Path,
+        roles: RoleSet,
+    ) -> Result<ModelPackage, ModelError> {
         let model_bytes = read(model, MAX_MODEL_BYTES)?;
         let manifest_bytes = read(manifest, MAX_MANIFEST_BYTES)?;
         let mut package =
-            ModelPackage::from_bytes(model_bytes, &manifest_bytes, expected_role, ENGINE_VERSION)?;
+            ModelPackage::from_bytes_for(model_bytes, &manifest_bytes, roles, ENGINE_VERSION)?;
         package.source = model.to_path_buf();
         // External data is resolved relative to the model's folder, never the current
         // directory.
@@ -133,10 +182,20 @@ impl ModelPackage {
         expected_role: Role,
         engine_version: &str,
     ) -> Result<ModelPackage, ModelError> {
+        ModelPackage::from_bytes_for(model, manifest, RoleSet::one(expected_role), engine_version)
+    }
+
+    /// [`ModelPackage::from_bytes`] for a seam that takes any role of `roles`.
+    fn from_bytes_for(
+        model: Vec<u8>,
+        manifest: &[u8],
+        roles: RoleSet,
+        engine_version: &str,
+    ) -> Result<ModelPackage, ModelError> {
         let manifest = Manifest::parse_for_engine(manifest, engine_version)?;
-        if manifest.model_role != expected_role {
+        if !roles.roles.contains(&manifest.model_role) {
             return Err(ModelError::RoleMismatch {
-                expected: expected_role.as_str(),
+                expected: roles.name,
                 found: manifest.model_role.as_str(),
             });
         }
