@@ -178,11 +178,21 @@ fn an_interrupted_match_resumes_to_the_same_report() {
     let text = std::fs::read_to_string(&journal).unwrap();
     assert_eq!(text.lines().count(), 6);
 
-    // Killed after two pairs, in the middle of writing the third line.
+    // Every line names the machine that played it.
+    let host = dicechess::selfplay::host_description();
+    for l in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        assert_eq!(v["host"], host.as_str(), "{l}");
+    }
+
+    // Killed after two pairs, in the middle of writing the third line; the first line as a
+    // journal written before hosts were recorded has it (no `host`).
     let lines: Vec<&str> = text.lines().collect();
+    let mut old_line: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    old_line.as_object_mut().unwrap().remove("host").unwrap();
     let cut = format!(
         "{}\n{}\n{}",
-        lines[0],
+        old_line,
         lines[1],
         &lines[2][..lines[2].len() / 2]
     );
@@ -223,6 +233,12 @@ fn an_interrupted_match_resumes_to_the_same_report() {
         .collect();
     indices.sort_unstable();
     assert_eq!(indices, [0, 1, 2, 3, 4, 5]);
+    let hosts: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["host"].clone())
+        .collect();
+    assert!(hosts[0].is_null(), "the old line is kept as it was");
+    assert!(hosts[1..].iter().all(|h| *h == host.as_str()), "{hosts:?}");
 
     // Another match (another seed) in the same journal plays its own pairs.
     let other = without_wall(report(

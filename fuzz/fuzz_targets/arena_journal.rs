@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
     match recorded_pairs(body, &key) {
         Ok(pairs) => {
             for p in pairs {
-                let line = journal_line(&key, &p).expect("a pair serialises");
+                let line = journal_line(&key, Some("fuzz host"), &p).expect("a pair serialises");
                 let again = recorded_pairs(line.as_bytes(), &key).expect("its own line reads");
                 assert_eq!(again, vec![p]);
             }

@@ -1,7 +1,10 @@
 //! [`ArenaJournal`]: an arena's finished pairs in a JSON-lines file, so that `dicechess
 //! arena --resume FILE` continues an interrupted match instead of replaying it.
 //!
-//! One line per finished pair: `{"match": KEY, "pair": PairOutcome}`. The key names the
+//! One line per finished pair: `{"match": KEY, "host": HOST, "pair": PairOutcome}`. The
+//! host ([`super::host::host_description`]) says which machine played the pair (optional
+//! on reading: journals written before it have none); it is not part of the key, so a
+//! match resumes on another machine and each line keeps its own. The key names the
 //! match's settings (the bots with their options, the start position, the seed, the game
 //! limits and the time control), so one file serves a gauntlet or several time controls,
 //! and a line of another match is never taken for this one. Lines are appended and synced
@@ -20,6 +23,7 @@ use std::path::{Path, PathBuf};
 pub struct ArenaJournal {
     path: PathBuf,
     key: String,
+    host: String,
     file: File,
     pairs: BTreeMap<u64, PairOutcome>,
 }
@@ -56,6 +60,9 @@ struct PairLine {
 struct Line {
     #[serde(rename = "match")]
     key: String,
+    #[serde(default)]
+    #[allow(dead_code)] // read to be checked as a string; resume does not need it
+    host: Option<String>,
     pair: PairLine,
 }
 
@@ -63,6 +70,8 @@ struct Line {
 struct LineOut<'a> {
     #[serde(rename = "match")]
     key: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    host: Option<&'a str>,
     pair: &'a PairOutcome,
 }
 
@@ -116,14 +125,19 @@ pub fn recorded_pairs(bytes: &[u8], key: &str) -> Result<Vec<PairOutcome>, Strin
     Ok(pairs)
 }
 
-/// One journal line of the match `key`, as [`ArenaJournal`] appends it.
-pub fn journal_line(key: &str, pair: &PairOutcome) -> Result<String, serde_json::Error> {
-    serde_json::to_string(&LineOut { key, pair })
+/// One journal line of the match `key` played on `host` (none: not recorded), as
+/// [`ArenaJournal`] appends it.
+pub fn journal_line(
+    key: &str,
+    host: Option<&str>,
+    pair: &PairOutcome,
+) -> Result<String, serde_json::Error> {
+    serde_json::to_string(&LineOut { key, host, pair })
 }
 
 impl ArenaJournal {
     /// Open (or create) the journal at `path` for the match named `key`, reading the pairs
-    /// it has recorded for that match.
+    /// it has recorded for that match; the pairs it appends name this machine.
     pub fn open(path: &Path, key: &str) -> Result<ArenaJournal, ArenaError> {
         let err = |reason: String| ArenaError::Journal {
             path: path.to_owned(),
@@ -155,6 +169,7 @@ impl ArenaJournal {
         Ok(ArenaJournal {
             path: path.to_owned(),
             key: key.to_owned(),
+            host: super::host::host_description(),
             file,
             pairs,
         })
@@ -179,10 +194,11 @@ impl PairJournal for ArenaJournal {
     fn record(&mut self, pairs: &[PairOutcome]) -> Result<(), ArenaError> {
         let mut text = String::new();
         for p in pairs {
-            let line = journal_line(&self.key, p).map_err(|e| ArenaError::Journal {
-                path: self.path.clone(),
-                reason: e.to_string(),
-            })?;
+            let line =
+                journal_line(&self.key, Some(&self.host), p).map_err(|e| ArenaError::Journal {
+                    path: self.path.clone(),
+                    reason: e.to_string(),
+                })?;
             text.push_str(&line);
             text.push('\n');
         }

@@ -7,6 +7,7 @@ mod clock;
 mod game;
 mod game_texts;
 mod history;
+mod host;
 mod record;
 mod replay;
 mod sprt;
@@ -28,6 +29,7 @@ pub use clock::{GameClock, TimeControl, TimeControlError, CLOCK_OVERHEAD_MS};
 pub use game::{game_seed, play, play_game, Ending, GameLimits, PlayedGame};
 pub use game_texts::{game_texts, GameText, GameTextError, GameTexts};
 pub use history::{validate_history_json, ServerHistory, ServerTermination, ServerTurn};
+pub use host::host_description;
 pub use record::{GameRecord, Termination, TurnRecord};
 pub use replay::{validate_record, validate_record_line, ReplayError, ReplaySummary};
 pub use suite::{
