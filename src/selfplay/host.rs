@@ -1,12 +1,13 @@
 //! [`host_description`]: the machine a timed game ran on, as the arena's journal records it
 //! beside each pair.
 //!
-//! Why: an equal-time result is a property of the machine as much as of the bots. A net
-//! leaf's cost against a hand-written one's moves with the CPU (its vector units, its
-//! caches), so a small edge measured on one machine need not carry to another: generation
-//! 3's gate scored 51.8 % over 1,436 pairs and then 48.8 % over the next 510 on an AMD EPYC
-//! (README, the generation table). A journal that a match resumes on several machines says
-//! which pairs each one played.
+//! Why: an equal-time result is a property of the machine as much as of the bots: a faster
+//! CPU searches both sides deeper in the same 200 ms, and a net and a hand-written leaf need
+//! not gain alike. Generation 3's gate scored 51.8 % over 1,436 pairs and then 48.8 % over
+//! the next 510 on an AMD EPYC, about 1.3 times the earlier Xeon's leaves/s for both
+//! evaluators (README, the generation table), and which CPU played the first pairs was not
+//! recorded. A journal that a match resumes on several machines now says which pairs each
+//! one played.
 
 /// The CPU's model name and the threads this process may use, e.g. `"AMD EPYC, 2
 /// threads"`; the target architecture in place of the model where the OS does not name it
