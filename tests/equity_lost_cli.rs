@@ -321,3 +321,37 @@ fn a_killed_build_resumes_to_the_bytes_of_an_uninterrupted_one() {
     );
     assert!(!log.exists());
 }
+
+/// The committed score files (`suites/equity-lost/`, README "Equity lost per decision") are
+/// runs of the committed set: its checksum, every one of its decisions, and `compare`
+/// pairs them as the README reports them, so a new bot can be compared with them instead
+/// of rerunning them.
+#[test]
+fn the_committed_score_files_are_runs_of_the_committed_set() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let set = std::fs::read(root.join("suites/decisions-v1.jsonl")).unwrap();
+    let sha = dicechess::digest::sha256_hex(&set);
+    let runs =
+        ["best-200ms.json", "best-net-200ms.json"].map(|f| root.join("suites/equity-lost").join(f));
+    for run in &runs {
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(run).unwrap()).unwrap();
+        assert_eq!(v["setSha256"], sha.as_str(), "{}", run.display());
+        assert_eq!(v["decisions"].as_array().unwrap().len(), 2000);
+        assert_eq!(v["timeMs"], 200);
+    }
+    let text = ok(&dicechess(&[
+        "equity-lost",
+        "compare",
+        p(&runs[0]),
+        p(&runs[1]),
+    ]));
+    assert!(
+        text.starts_with("2000 decisions judged by every run"),
+        "{text}"
+    );
+    let net = text.lines().nth(3).unwrap();
+    assert!(
+        net.starts_with("best-net (200 ms)") && net.contains("+0.25 ± 0.62"),
+        "{text}"
+    );
+}
